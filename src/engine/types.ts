@@ -1,0 +1,102 @@
+/**
+ * The render engine's contract: a package as files in, files plus a render status out. Pure: no
+ * GitHub, no network; the function runtime is a parameter.
+ */
+import type { FunctionResult } from "../krm/resource-list.js";
+import type { FunctionRuntime } from "../runtimes/runtime.js";
+
+/**
+ * A package tree: relative POSIX paths (no leading `./`, e.g. `Kptfile`, `db/deploy.yaml`) to raw
+ * bytes. Everything below the package root, subpackages and non-KRM files included.
+ */
+export type PackageFiles = ReadonlyMap<string, Uint8Array>;
+
+/**
+ * What is stored when the pipeline fails (Porch's `--push-on-failure`, from the "store drafts when the
+ * pipeline fails" epic): `None` stores nothing, `Unrendered` (default) the resources as given plus the
+ * Kptfile status, `PartiallyRendered` the output of the steps that succeeded plus the status (kpt's
+ * `kpt.dev/save-on-render-failure: "true"` annotation selects this one too).
+ */
+export type PushOnFailure = "None" | "Unrendered" | "PartiallyRendered";
+
+/** One pipeline step's record, as kpt writes it under `status.renderStatus.{mutation,validation}Steps`. */
+export interface StepStatus {
+  /** Fully qualified image (`ghcr.io/kptdev/krm-functions-catalog/<name>:latest` for short names) … */
+  image?: string;
+  /** … or the exec command, exactly as in the Kptfile. */
+  exec?: string;
+  stderr?: string;
+  exitCode: number;
+  results?: FunctionResult[];
+  errorResults?: FunctionResult[];
+  executionError?: string;
+}
+
+/** `status.renderStatus` in upstream kpt's Kptfile schema. */
+export interface RenderStatus {
+  mutationSteps?: StepStatus[];
+  validationSteps?: StepStatus[];
+  /** e.g. `ghcr.io/kptdev/krm-functions-catalog/set-labels:latest: exit code 1`. */
+  errorSummary?: string;
+}
+
+/** One entry of `status.conditions` (kpt: `type: Rendered`, reason `RenderSuccess` / `RenderFailed`). */
+export interface KptfileCondition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason?: string;
+  message?: string;
+}
+
+/** The Kptfile `status` the engine writes into the root Kptfile. */
+export interface KptfileStatus {
+  conditions: KptfileCondition[];
+  renderStatus?: RenderStatus;
+}
+
+/** A step as the reports (CLI lines, check-run summary) need it: status plus where and how long. */
+export interface StepReport {
+  /** Package the step belongs to, relative to the root: `.` or `./db`. */
+  packagePath: string;
+  kind: "mutator" | "validator";
+  /** What the Kptfile names: image (as written) or exec command. */
+  name: string;
+  status: StepStatus;
+  /** Wall time of the function run, in milliseconds (never written to files). */
+  durationMs: number;
+  /** Number of resources the step ran on (after selectors / exclude). */
+  resourceCount: number;
+}
+
+/** Progress events, for the CLI's `[RUNNING]` / `[PASS]` lines. */
+export type RenderEvent =
+  | { type: "package-start"; packagePath: string; packageName: string }
+  | { type: "step-start"; step: Omit<StepReport, "status" | "durationMs"> }
+  | { type: "step-end"; step: StepReport };
+
+/** Options of `renderPackage`. */
+export interface RenderOptions {
+  files: PackageFiles;
+  runtime: FunctionRuntime;
+  /** Directory name of the package root, used in messages (kpt prints `Package "<name>"`). */
+  packageName: string;
+  /** Policy on failure; default `Unrendered`. The Kptfile annotation `kpt.dev/save-on-render-failure` wins. */
+  pushOnFailure?: PushOnFailure;
+  /** Working directory for `exec:` functions (default `process.cwd()`). */
+  cwd?: string;
+  onEvent?: (event: RenderEvent) => void;
+}
+
+/**
+ * The result of rendering. `files` is the whole package after render (what to store), or `undefined`
+ * when nothing is to be stored (`pushOnFailure: None` on failure). `error` is kpt's error chain, e.g.
+ * `pkg.render: pkg .:\n\tpipeline.run: already handled error`, present exactly when `ok` is false.
+ */
+export interface RenderResult {
+  ok: boolean;
+  files: Map<string, Uint8Array> | undefined;
+  status: KptfileStatus;
+  steps: StepReport[];
+  /** Every result of every step, with the step it came from; files are relative to the package root. */
+  error?: string;
+}
