@@ -1,0 +1,74 @@
+/**
+ * Loading `.github/porchlight.yml`: parse, validate with the zod schema, and turn any problem into one
+ * readable message that names the file and the field, so the caller can report it as a failed
+ * `porchlight/render` check instead of crashing.
+ *
+ * Where the file is read from matters: the handlers read it with Probot's `context.config(...)`, which
+ * fetches `.github/porchlight.yml` from the repository's DEFAULT branch (no `ref`). That is on purpose:
+ * a pull request must not be able to change how it is judged (e.g. switch off readiness gates or change
+ * the draft prefix in the same PR it wants merged). Probot's own convention, kept here.
+ */
+import type { z } from "zod";
+import { DEFAULT_REPO_CONFIG, type RepoConfig, repoConfigSchema } from "./schema.js";
+
+/** Path of the configuration file in the repository, as named in messages. */
+export const CONFIG_PATH = ".github/porchlight.yml";
+
+/** Outcome of loading: the configuration, or one message for the user. */
+export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; message: string };
+
+function fieldName(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
+    .join("");
+}
+
+function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
+  if (issue.code === "unrecognized_keys") {
+    const where = issue.path.length > 0 ? ` in "${fieldName(issue.path)}"` : "";
+    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}${where}`;
+  }
+  let value: unknown = raw;
+  for (const key of issue.path) {
+    value =
+      value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  const got = value === undefined ? "" : ` (got ${JSON.stringify(value)})`;
+  return `field "${fieldName(issue.path)}": ${issue.message}${got}`;
+}
+
+/**
+ * Validates an already-parsed YAML value (what `context.config` returns: an object, or `null` when the
+ * file is absent) and applies defaults. Never throws. The message looks like
+ * `.github/porchlight.yml: field "pushOnFailure": Invalid option: expected one of "None"|... (got "Later")`;
+ * several problems are joined with `; `.
+ */
+export function parseRepoConfig(raw: unknown, file = CONFIG_PATH): ConfigResult {
+  if (raw === null || raw === undefined) return { ok: true, config: { ...DEFAULT_REPO_CONFIG } };
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    return { ok: false, message: `${file}: must be a YAML mapping of settings, got ${JSON.stringify(raw)}` };
+  }
+  const parsed = repoConfigSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const problems = parsed.error.issues.map((issue) => describeIssue(issue, raw));
+  return { ok: false, message: `${file}: ${problems.join("; ")}` };
+}
+
+/**
+ * Reads and validates the configuration with `read` (in the app: `() => context.config("porchlight.yml")`,
+ * default branch only — see the module comment). A read that throws (YAML syntax error, GitHub error
+ * other than 404) becomes `{ok: false}` with the error's message; it is never rethrown.
+ */
+export async function loadRepoConfig(
+  read: () => Promise<unknown>,
+  file = CONFIG_PATH,
+): Promise<ConfigResult> {
+  let raw: unknown;
+  try {
+    raw = await read();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `${file}: cannot be read: ${message.split("\n")[0]}` };
+  }
+  return parseRepoConfig(raw, file);
+}

@@ -1,0 +1,68 @@
+/**
+ * Schema of the repository configuration `.github/porchlight.yml` (zod 4). Every field is optional;
+ * an absent file means all defaults. Unknown keys are an error, so a misspelt field is reported instead
+ * of silently ignored.
+ *
+ * ```yaml
+ * # .github/porchlight.yml
+ * draftBranchPrefix: drafts/
+ * pushOnFailure: Unrendered
+ * deleteBranchOnPublish: true
+ * directories: [catalog]
+ * ```
+ */
+import { z } from "zod";
+
+/** The schema; parse with `repoConfigSchema.safeParse(value)`, or better `parseRepoConfig` (./load.ts). */
+export const repoConfigSchema = z.strictObject({
+  /**
+   * Branch prefix of Draft package revisions (Porch: `drafts/`). A push to `<prefix><package-path>/<workspace>`
+   * is rendered; a pull request from such a branch proposes that revision. Default `drafts/`.
+   */
+  draftBranchPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/, "must be a branch prefix such as drafts/")
+    .default("drafts/"),
+
+  /**
+   * What is committed to the draft branch when rendering fails (Porch's `--push-on-failure`):
+   * `None` commits nothing, `Unrendered` (default) the resources as pushed plus the Kptfile status,
+   * `PartiallyRendered` the output of the steps that succeeded plus the status. A Kptfile annotated
+   * `kpt.dev/save-on-render-failure: "true"` selects `PartiallyRendered` for that package, as in kpt.
+   */
+  pushOnFailure: z.enum(["None", "Unrendered", "PartiallyRendered"]).default("Unrendered"),
+
+  /**
+   * Delete the draft branch once its pull request is merged and the revision is tagged (Porch removes
+   * the draft when it publishes). Default `true`. A rejected (closed, unmerged) draft is never deleted.
+   */
+  deleteBranchOnPublish: z.boolean().default(true),
+
+  /**
+   * Directories of the repository that hold packages (Porch's `Repository.spec.git.directory`, one entry
+   * per directory). Paths are relative to the repository root; `/` (default) means the whole repository.
+   * Draft branches, tags and changed files outside these directories are ignored.
+   */
+  directories: z
+    .array(z.string().refine((d) => !d.split("/").includes(".."), "must not contain .."))
+    .min(1)
+    .default(["/"]),
+
+  /**
+   * Convert a pull request back to a GitHub draft pull request when one of its packages fails to render
+   * (Porch refuses to propose such a revision). Default `true`.
+   */
+  convertFailingToDraft: z.boolean().default(true),
+
+  /**
+   * Fail the merge gate when a Kptfile readiness gate (`info.readinessGates[].conditionType`) has no
+   * condition with status "True". Porch leaves this check to its clients; we enforce it. Default `true`.
+   */
+  enforceReadinessGates: z.boolean().default(true),
+});
+
+/** The configuration with defaults applied. */
+export type RepoConfig = z.infer<typeof repoConfigSchema>;
+
+/** The configuration used when `.github/porchlight.yml` is absent. */
+export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema.parse({});
