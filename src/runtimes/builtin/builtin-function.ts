@@ -20,4 +20,12 @@ export interface BuiltinFunction {
 export interface BuiltinFunctionOutput {
   items: ResourceList["items"];
   results: FunctionResult[];
+  /**
+   * Optional explicit exit code. Default: 1 when any result has severity `error`, else 0. Some catalog
+   * functions report an error result yet exit 0 (e.g. `set-namespace` with a bad functionConfig); they
+   * set this to 0 so the step passes as it does in kpt.
+   */
+  exitCode?: number;
+  /** Optional text the function writes to stderr (kpt records it in the step's `stderr`). */
+  stderr?: string;
 }

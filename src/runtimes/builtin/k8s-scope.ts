@@ -1,0 +1,101 @@
+/**
+ * Which built-in Kubernetes kinds are namespaced or cluster-scoped, as kyaml's bundled OpenAPI knows
+ * them (the catalog functions ask `openapi.IsNamespaceScoped`). Keys are `<group>/<kind>`, with the
+ * core group written as the empty string.
+ */
+import type { KrmResource } from "../../krm/resource-list.js";
+import { getString, groupOf } from "./yaml-nodes.js";
+
+const CLUSTER_SCOPED = new Set([
+  "/ComponentStatus",
+  "/Namespace",
+  "/Node",
+  "/PersistentVolume",
+  "admissionregistration.k8s.io/MutatingWebhookConfiguration",
+  "admissionregistration.k8s.io/ValidatingWebhookConfiguration",
+  "admissionregistration.k8s.io/ValidatingAdmissionPolicy",
+  "admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding",
+  "apiextensions.k8s.io/CustomResourceDefinition",
+  "apiregistration.k8s.io/APIService",
+  "authentication.k8s.io/TokenReview",
+  "authentication.k8s.io/SelfSubjectReview",
+  "authorization.k8s.io/SelfSubjectAccessReview",
+  "authorization.k8s.io/SelfSubjectRulesReview",
+  "authorization.k8s.io/SubjectAccessReview",
+  "certificates.k8s.io/CertificateSigningRequest",
+  "flowcontrol.apiserver.k8s.io/FlowSchema",
+  "flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration",
+  "internal.apiserver.k8s.io/StorageVersion",
+  "networking.k8s.io/IngressClass",
+  "networking.k8s.io/IPAddress",
+  "networking.k8s.io/ServiceCIDR",
+  "node.k8s.io/RuntimeClass",
+  "policy/PodSecurityPolicy",
+  "extensions/PodSecurityPolicy",
+  "rbac.authorization.k8s.io/ClusterRole",
+  "rbac.authorization.k8s.io/ClusterRoleBinding",
+  "scheduling.k8s.io/PriorityClass",
+  "storage.k8s.io/CSIDriver",
+  "storage.k8s.io/CSINode",
+  "storage.k8s.io/StorageClass",
+  "storage.k8s.io/VolumeAttachment",
+]);
+
+const NAMESPACED = new Set([
+  "/Binding",
+  "/ConfigMap",
+  "/Endpoints",
+  "/Event",
+  "/LimitRange",
+  "/PersistentVolumeClaim",
+  "/Pod",
+  "/PodTemplate",
+  "/ReplicationController",
+  "/ResourceQuota",
+  "/Secret",
+  "/Service",
+  "/ServiceAccount",
+  "apps/ControllerRevision",
+  "apps/DaemonSet",
+  "apps/Deployment",
+  "apps/ReplicaSet",
+  "apps/StatefulSet",
+  "extensions/DaemonSet",
+  "extensions/Deployment",
+  "extensions/Ingress",
+  "extensions/NetworkPolicy",
+  "extensions/ReplicaSet",
+  "authorization.k8s.io/LocalSubjectAccessReview",
+  "autoscaling/HorizontalPodAutoscaler",
+  "batch/CronJob",
+  "batch/Job",
+  "coordination.k8s.io/Lease",
+  "discovery.k8s.io/EndpointSlice",
+  "events.k8s.io/Event",
+  "networking.k8s.io/Ingress",
+  "networking.k8s.io/NetworkPolicy",
+  "policy/PodDisruptionBudget",
+  "rbac.authorization.k8s.io/Role",
+  "rbac.authorization.k8s.io/RoleBinding",
+  "storage.k8s.io/CSIStorageCapacity",
+]);
+
+/** true = namespaced, false = cluster-scoped, undefined = unknown kind (a custom resource). */
+export function knownNamespaceScope(doc: KrmResource): boolean | undefined {
+  const key = `${groupOf(getString(doc, ["apiVersion"]))}/${getString(doc, ["kind"]) ?? ""}`;
+  if (NAMESPACED.has(key)) return true;
+  if (CLUSTER_SCOPED.has(key)) return false;
+  return undefined;
+}
+
+/** SDK `IsNamespaceScoped`: known namespaced kinds, or an unknown kind that has `metadata.namespace`. */
+export function isNamespaceScoped(doc: KrmResource): boolean {
+  const known = knownNamespaceScope(doc);
+  if (known !== undefined) return known;
+  return (getString(doc, ["metadata", "namespace"]) ?? "") !== "";
+}
+
+/** SDK `IsClusterScoped`: only kinds known to be cluster-scoped. */
+export function isClusterScoped(doc: KrmResource): boolean {
+  return knownNamespaceScope(doc) === false;
+}

@@ -1,0 +1,103 @@
+/**
+ * The builtin runtime: in-process TypeScript versions of catalog functions, matched by the function's
+ * name whatever registry prefix, tag or digest the Kptfile uses
+ * (`ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2`, `gcr.io/kpt-fn/set-labels:unstable`,
+ * `set-labels`, `set-labels@sha256:…`).
+ */
+import type { FunctionResult, ResourceList } from "../../krm/resource-list.js";
+import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import type { BuiltinFunction } from "./builtin-function.js";
+import { setLabels } from "./set-labels.js";
+import { setNamespace } from "./set-namespace.js";
+
+/** What the Go SDK's `fn.AsMain` prints to stderr when a function reports failure. */
+export const SDK_FAILURE_STDERR = "failed to evaluate function: error: function failure";
+
+/** Every builtin function, in catalog-name order. */
+export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [setLabels, setNamespace];
+
+/**
+ * The catalog name of an image reference: the last path segment without tag or digest.
+ * `gcr.io/kpt-fn/set-image:v0.1@sha256:abc` -> `set-image`; `localhost:5000/x/no-op` -> `no-op`.
+ */
+export function functionNameOf(image: string): string {
+  let ref = image.trim();
+  const at = ref.indexOf("@");
+  if (at >= 0) ref = ref.slice(0, at);
+  const lastSlash = ref.lastIndexOf("/");
+  const lastColon = ref.lastIndexOf(":");
+  if (lastColon > lastSlash) ref = ref.slice(0, lastColon);
+  return ref.slice(ref.lastIndexOf("/") + 1);
+}
+
+/** A lookup of builtins by catalog name. */
+export class BuiltinRegistry {
+  private readonly byName = new Map<string, BuiltinFunction>();
+
+  constructor(functions: readonly BuiltinFunction[] = BUILTIN_FUNCTIONS) {
+    for (const fn of functions) this.byName.set(fn.name, fn);
+  }
+
+  /** The builtin for an image reference, or undefined. */
+  resolve(image: string): BuiltinFunction | undefined {
+    return this.byName.get(functionNameOf(image));
+  }
+
+  /** Catalog names of all builtins, sorted. */
+  names(): string[] {
+    return [...this.byName.keys()].sort();
+  }
+}
+
+function cloneList(input: ResourceList): ResourceList {
+  return {
+    items: input.items.map((doc) => doc.clone()),
+    functionConfig: input.functionConfig?.clone(),
+    results: [...input.results],
+  };
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The builtin runtime (kpt's idea of a function runtime, in process). `run` resolves `undefined` for
+ * `exec:` steps and images it has no builtin for. It never throws: a builtin that throws yields exit
+ * code 1, the error in `stderr` and an error result naming the function.
+ */
+export function createBuiltinRuntime(
+  options: { functions?: readonly BuiltinFunction[] } = {},
+): FunctionRuntime & { registry: BuiltinRegistry } {
+  const registry = new BuiltinRegistry(options.functions);
+  return {
+    name: "builtin",
+    registry,
+    async run(request): Promise<FunctionRunOutcome | undefined> {
+      const image = request.fn.image;
+      if (!image || request.fn.exec) return undefined;
+      const fn = registry.resolve(image);
+      if (!fn) return undefined;
+      const list = cloneList(request.input);
+      try {
+        const out = await fn.run(list);
+        const results: FunctionResult[] = out.results;
+        const failed = results.some((r) => r.severity === "error");
+        const exitCode = out.exitCode ?? (failed ? 1 : 0);
+        const stderr = out.stderr ?? (exitCode !== 0 ? SDK_FAILURE_STDERR : "");
+        return {
+          exitCode,
+          stderr,
+          output: { items: out.items, functionConfig: list.functionConfig, results },
+        };
+      } catch (err) {
+        const message = `function ${JSON.stringify(fn.name)} failed: ${errorMessage(err)}`;
+        return {
+          exitCode: 1,
+          stderr: message,
+          output: { items: request.input.items, results: [{ message, severity: "error" }] },
+        };
+      }
+    },
+  };
+}

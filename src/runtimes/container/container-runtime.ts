@@ -1,0 +1,79 @@
+/**
+ * The container runtime: runs an `image:` function with docker or podman (kpt's default runtime), only
+ * when one of them is installed and its daemon answers; otherwise every function is "not mine".
+ */
+import { execa } from "execa";
+import { parseResourceList, serializeResourceList } from "../exec/wire.js";
+import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+
+/** Options of the container runtime. */
+export interface ContainerRuntimeOptions {
+  /** Engines to probe, in order (default `docker`, then `podman`). */
+  engines?: string[];
+  /** Wall-clock limit per function run in milliseconds (default 300 000). */
+  timeoutMs?: number;
+  /** Cap on stdout and on stderr, each in bytes (default 64 MiB). */
+  maxOutputBytes?: number;
+}
+
+/** kpt's fully qualified form of a short catalog image (`set-labels:v1` -> `ghcr.io/kptdev/krm-functions-catalog/set-labels:v1`). */
+export function qualifyImage(image: string): string {
+  const withRegistry = image.includes("/") ? image : `ghcr.io/kptdev/krm-functions-catalog/${image}`;
+  const name = withRegistry.slice(withRegistry.lastIndexOf("/") + 1);
+  return name.includes(":") || name.includes("@") ? withRegistry : `${withRegistry}:latest`;
+}
+
+async function probe(engines: string[]): Promise<string | undefined> {
+  for (const engine of engines) {
+    const result = await execa(engine, ["version", "--format", "{{.Server.Version}}"], {
+      reject: false,
+      timeout: 5_000,
+    });
+    if (!result.failed && result.exitCode === 0) return engine;
+  }
+  return undefined;
+}
+
+/** Creates the container runtime; the engine is probed once, on first use. Never throws. */
+export function createContainerRuntime(options: ContainerRuntimeOptions = {}): FunctionRuntime {
+  let engine: Promise<string | undefined> | undefined;
+  const timeout = options.timeoutMs ?? 300_000;
+  const maxBuffer = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  return {
+    name: "container",
+    async run(request): Promise<FunctionRunOutcome | undefined> {
+      if (!request.fn.image || request.fn.exec !== undefined) return undefined;
+      engine ??= probe(options.engines ?? ["docker", "podman"]);
+      const bin = await engine;
+      if (!bin) return undefined;
+      const result = await execa(
+        bin,
+        [
+          "run",
+          "--rm",
+          "-i",
+          "--network",
+          "none",
+          "--security-opt=no-new-privileges",
+          qualifyImage(request.fn.image),
+        ],
+        {
+          input: serializeResourceList(request.input),
+          reject: false,
+          timeout,
+          maxBuffer,
+          stripFinalNewline: false,
+        },
+      );
+      const stderr = typeof result.stderr === "string" ? result.stderr : "";
+      if (result.timedOut || result.isMaxBuffer || result.exitCode === undefined) {
+        return { exitCode: 1, stderr, executionError: result.shortMessage };
+      }
+      try {
+        return { exitCode: result.exitCode, stderr, output: parseResourceList(String(result.stdout)) };
+      } catch {
+        return { exitCode: result.exitCode === 0 ? 1 : result.exitCode, stderr };
+      }
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The runtime chain porchlight uses: builtin TypeScript functions first, then `exec:` functions (only
+ * with the operator's permission), then docker/podman when a daemon answers.
+ */
+import { createBuiltinRuntime } from "./builtin/registry.js";
+import { chainRuntimes } from "./chain.js";
+import { createContainerRuntime } from "./container/container-runtime.js";
+import { createExecRuntime } from "./exec/exec-runtime.js";
+import type { FunctionRuntime } from "./runtime.js";
+
+/** Options of `createDefaultRuntime`. */
+export interface DefaultRuntimeOptions {
+  /** kpt's `--allow-exec`: whether `exec:` functions may run. */
+  allowExec: boolean;
+  /** Timeout per exec function run, in milliseconds (default 60 000). */
+  execTimeoutMs?: number;
+  /** Whether to try docker/podman for images without a builtin (default true). */
+  useContainers?: boolean;
+}
+
+/**
+ * chain(builtin, exec, container). A function none of them runs fails with exit code 125 and a message
+ * that names the image and lists the builtins. Never throws.
+ */
+export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRuntime {
+  const builtin = createBuiltinRuntime();
+  const runtimes: FunctionRuntime[] = [
+    builtin,
+    createExecRuntime({ allow: options.allowExec, timeoutMs: options.execTimeoutMs }),
+  ];
+  if (options.useContainers !== false) runtimes.push(createContainerRuntime());
+  return chainRuntimes(runtimes, {
+    hint: (fn) =>
+      fn.image !== undefined
+        ? `builtin functions: ${builtin.registry.names().join(", ")}; other images need docker or podman`
+        : undefined,
+  });
+}

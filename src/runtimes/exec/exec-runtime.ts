@@ -1,0 +1,91 @@
+/**
+ * The `exec` runtime: runs a Kptfile `exec:` function as a local process (kpt's exec runtime, which
+ * needs `--allow-exec`). The ResourceList goes to stdin as YAML; the ResourceList on stdout comes back.
+ */
+import { execa } from "execa";
+import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import { splitCommand } from "./split-command.js";
+import { parseResourceList, serializeResourceList } from "./wire.js";
+
+/** kpt's message when an exec function runs without permission. */
+export const EXEC_NOT_ALLOWED = "must run with `--allow-exec` option to allow running function binaries";
+
+/** Options of the exec runtime. */
+export interface ExecRuntimeOptions {
+  /** Whether `exec:` functions may run at all (kpt's `--allow-exec`). */
+  allow: boolean;
+  /** Wall-clock limit per run in milliseconds (default 60 000); the process is killed past it. */
+  timeoutMs?: number;
+  /** Cap on stdout and on stderr, each in bytes (default 64 MiB); past it the process is killed. */
+  maxOutputBytes?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+function appendLine(text: string, line: string): string {
+  return text === "" ? line : `${text.replace(/\n+$/, "")}\n${line}`;
+}
+
+/**
+ * Creates the exec runtime. `run` resolves `undefined` for `image:` steps. It never throws: a command
+ * that cannot start gives `executionError`; a non-zero exit, a timeout, an output over the cap or an
+ * unparsable stdout give a non-zero `exitCode` with the reason in `stderr`.
+ */
+export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  return {
+    name: "exec",
+    async run(request): Promise<FunctionRunOutcome | undefined> {
+      const command = request.fn.exec;
+      if (command === undefined || request.fn.image) return undefined;
+      if (!options.allow) return { exitCode: 1, stderr: "", executionError: EXEC_NOT_ALLOWED };
+      let argv: string[];
+      try {
+        argv = splitCommand(command);
+      } catch (err) {
+        return { exitCode: 1, stderr: "", executionError: err instanceof Error ? err.message : String(err) };
+      }
+      if (argv.length === 0) return { exitCode: 1, stderr: "", executionError: "exec command is empty" };
+      const [file, ...args] = argv;
+      const result = await execa(file, args, {
+        cwd: request.cwd,
+        input: serializeResourceList(request.input),
+        reject: false,
+        timeout: timeoutMs,
+        maxBuffer: maxBytes,
+        stripFinalNewline: false,
+        encoding: "utf8",
+      });
+      const stdout = typeof result.stdout === "string" ? result.stdout : "";
+      const stderr = typeof result.stderr === "string" ? result.stderr : "";
+      if (result.failed && result.exitCode === undefined && !result.timedOut && !result.isMaxBuffer) {
+        const code = (result as { code?: string }).code;
+        const why =
+          code === "ENOENT"
+            ? `exec: ${JSON.stringify(file)}: executable file not found`
+            : result.originalMessage || result.shortMessage;
+        return { exitCode: 1, stderr, executionError: why };
+      }
+      if (result.timedOut) {
+        return { exitCode: 1, stderr: appendLine(stderr, `function timed out after ${timeoutMs}ms`) };
+      }
+      if (result.isMaxBuffer) {
+        return { exitCode: 1, stderr: appendLine(stderr, `function output exceeded ${maxBytes} bytes`) };
+      }
+      const exitCode = result.exitCode ?? 1;
+      try {
+        const output = parseResourceList(stdout);
+        return { exitCode, stderr, output };
+      } catch (err) {
+        if (exitCode !== 0) return { exitCode, stderr };
+        const why = err instanceof Error ? err.message : String(err);
+        return {
+          exitCode: 1,
+          stderr: appendLine(stderr, `function wrote no valid ResourceList to stdout: ${why}`),
+        };
+      }
+    },
+  };
+}
