@@ -1,0 +1,42 @@
+/**
+ * The porchlight Probot app (Probot's convention: the app function is the default export; `npm start`
+ * runs it with `probot run`). Wires dependencies and registers handlers; no logic here.
+ *
+ * Operator settings (environment, besides Probot's own APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, PORT,
+ * GHE_HOST, GHE_PROTOCOL):
+ * - `PORCHLIGHT_ALLOW_EXEC=true` allows Kptfile `exec:` functions. Off by default: repository content
+ *   must never decide what code the server runs.
+ * - `PORCHLIGHT_ALLOW_CONTAINERS=true` allows docker/podman for images without a builtin (off by
+ *   default for the same reason).
+ * - `PORCHLIGHT_EXEC_TIMEOUT_MS` timeout of one exec function (ms), when exec is allowed.
+ * - `PORCHLIGHT_PUSH_ON_FAILURE` = `None` | `Unrendered` (default) | `PartiallyRendered`.
+ */
+import type { ApplicationFunction } from "probot";
+import { renderPackage } from "./engine/render.js";
+import { createPushHandler } from "./handlers/push.js";
+import { type OperatorSettings, readOperatorSettings } from "./lifecycle/operator-settings.js";
+import { WorkQueue } from "./lifecycle/work-queue.js";
+import { createDefaultRuntime } from "./runtimes/default.js";
+
+/** Builds the app function from operator settings (tests pass their own; `probot run` uses the env). */
+export function createApp(
+  settings: OperatorSettings = readOperatorSettings(process.env),
+): ApplicationFunction {
+  return (app) => {
+    const runtime = createDefaultRuntime({
+      allowExec: settings.allowExec,
+      useContainers: settings.allowContainers,
+      ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
+    });
+    // One queue per app instance: per-branch serialization and duplicate detection (in memory, per process).
+    const queue = new WorkQueue();
+    app.on(
+      "push",
+      createPushHandler({ engine: { renderPackage, runtime }, queue, pushOnFailure: settings.pushOnFailure }),
+    );
+  };
+}
+
+const porchlight: ApplicationFunction = (app, options) => createApp()(app, options);
+
+export default porchlight;

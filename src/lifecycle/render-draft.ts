@@ -1,0 +1,215 @@
+/**
+ * Render a draft on push (Porch: a Draft PackageRevision is re-rendered whenever its resources change).
+ *
+ * Steps, for a push of `sha` to `drafts/<package-path>/<workspace>`:
+ * 1. read the tree at `sha` once (recursive) and find the touched packages: the top-most package
+ *    containing each file the push added/modified/removed, and the package the branch names;
+ * 2. read those packages' blobs only and render each with the engine (`pushOnFailure` policy);
+ * 3. if the output differs, write ONE commit (parent `sha`, message naming the packages, trailer
+ *    `Rendered-From: <sha>`) and move the branch without force — a 422 "not a fast forward" means a
+ *    newer push exists: the result is dropped quietly (`superseded`), the newer push gets its own render;
+ * 4. one check run `porchlight/render` on the commit that now holds the content (ours, or `sha`).
+ * A crash anywhere completes the check run with failure (never left in progress). The app's own commit
+ * comes back as a push: rendering it changes nothing, so it only gets its check — and if a function is
+ * not idempotent we still never commit on top of our own commit (no loop).
+ */
+import type { PushOnFailure } from "../engine/types.js";
+import type { GitHubPort, RepoRef, TreeChange } from "../github/port.js";
+import { buildAnnotations, type PackageReport } from "../report/annotations.js";
+import { formatCheckReport } from "../report/check-summary.js";
+import { CheckRunTracker } from "./render-check.js";
+import { type RenderEngine, renderPackagesAtSha } from "./render-packages.js";
+import { normalizePrefix, parseDraftBranch } from "./revisions.js";
+import { touchedPackages } from "./touched-packages.js";
+import type { WorkQueue } from "./work-queue.js";
+
+/** Minimal logger (Probot's pino logger fits). */
+export interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** A push to a draft branch, reduced to what the use-case needs. */
+export interface DraftPush {
+  repo: RepoRef;
+  /** Branch name without `refs/heads/`, e.g. `drafts/apps/web/v2`. */
+  branch: string;
+  /** The pushed head sha. */
+  sha: string;
+  /** Files added, modified or removed by the push's commits (repository-relative). */
+  changedPaths: string[];
+  /** Message of the head commit (to recognise the app's own render commit). */
+  headCommitMessage?: string;
+}
+
+/** Dependencies and operator settings of {@link renderDraft}. */
+export interface RenderDraftDeps {
+  port: GitHubPort;
+  engine: RenderEngine;
+  log: Log;
+  /** Per-branch serialization and duplicate detection; without it every call runs. */
+  queue?: WorkQueue;
+  /** Default `Unrendered`. */
+  pushOnFailure?: PushOnFailure;
+  /** Default `drafts/`. */
+  draftsPrefix?: string;
+}
+
+/** What happened. */
+export type RenderDraftOutcome =
+  | { kind: "ignored"; reason: string }
+  | { kind: "duplicate" }
+  | { kind: "superseded" }
+  | { kind: "reported"; checkSha: string; committedSha?: string; conclusion: string; packages: string[] };
+
+/** The commit trailer naming the commit a render commit was rendered from. */
+export const RENDERED_FROM = "Rendered-From";
+
+/** True when `message` carries a `Rendered-From:` trailer (the app's own render commit). */
+export function isRenderCommit(message: string | undefined): boolean {
+  return new RegExp(`^${RENDERED_FROM}: [0-9a-f]{7,64}\\s*$`, "m").test(message ?? "");
+}
+
+/** The render commit's message: names the packages, ends with the `Rendered-From` trailer. */
+export function renderCommitMessage(options: { packages: PackageReport[]; sha: string }): string {
+  const names = options.packages.map((p) => p.packagePath || ".").join(", ");
+  const failed = options.packages.filter((p) => !p.result.ok).map((p) => p.packagePath || ".");
+  const body = failed.length
+    ? `Rendering failed for ${failed.join(", ")}; stored with the Kptfile status (pushOnFailure).`
+    : "Rendered by porchlight (kpt fn render).";
+  return `Render ${names}\n\n${body}\n\n${RENDERED_FROM}: ${options.sha}\n`;
+}
+
+async function commitChanges(options: {
+  port: GitHubPort;
+  push: DraftPush;
+  baseTreeSha: string;
+  changes: TreeChange[];
+  message: string;
+}): Promise<{ kind: "committed"; sha: string } | { kind: "superseded"; message: string }> {
+  const { port, push } = options;
+  const treeSha = await port.createTree({
+    repo: push.repo,
+    baseTreeSha: options.baseTreeSha,
+    changes: options.changes,
+  });
+  const sha = await port.createCommit({
+    repo: push.repo,
+    message: options.message,
+    treeSha,
+    parents: [push.sha],
+  });
+  const moved = await port.updateBranch({ repo: push.repo, branch: push.branch, sha });
+  return moved.kind === "updated" ? { kind: "committed", sha } : moved;
+}
+
+async function renderDraftNow(push: DraftPush, packagePaths: string[] | undefined, deps: RenderDraftDeps) {
+  const { port, log } = deps;
+  const check = new CheckRunTracker({ port, repo: push.repo });
+  let crashed: unknown;
+  try {
+    const tree = await port.readTree({ repo: push.repo, sha: push.sha });
+    const paths =
+      packagePaths ??
+      touchedPackages({
+        entries: tree.entries,
+        changedPaths: push.changedPaths,
+        branchPackage: parseDraftBranch(push.branch, { draftPrefix: deps.draftsPrefix })?.packagePath,
+      });
+    if (paths.length === 0) return { kind: "ignored", reason: "the push touched no package" } as const;
+    const rendered = await renderPackagesAtSha({
+      port,
+      repo: push.repo,
+      sha: push.sha,
+      tree,
+      packagePaths: paths,
+      engine: deps.engine,
+      ...(deps.pushOnFailure ? { pushOnFailure: deps.pushOnFailure } : {}),
+    });
+    const notes: string[] = [];
+    let checkSha = push.sha;
+    let committedSha: string | undefined;
+    if (rendered.changes.length === 0) {
+      notes.push(`Rendering ${push.sha.slice(0, 7)} changed nothing: no commit.`);
+    } else if (isRenderCommit(push.headCommitMessage)) {
+      notes.push(
+        "Rendering the app's own render commit changed it again (a function is not idempotent): not committed.",
+      );
+      log.warn(`${push.branch}@${push.sha}: render of a render commit differs; not committing (loop guard)`);
+    } else {
+      const message = renderCommitMessage({ packages: rendered.packages, sha: push.sha });
+      const outcome = await commitChanges({
+        port,
+        push,
+        baseTreeSha: rendered.tree.treeSha,
+        changes: rendered.changes,
+        message,
+      });
+      if (outcome.kind === "superseded") {
+        log.info(
+          `${push.branch}@${push.sha}: superseded by a newer push (${outcome.message}); result dropped`,
+        );
+        return { kind: "superseded" } as const;
+      }
+      committedSha = checkSha = outcome.sha;
+      notes.push(
+        `Rendered output committed as ${outcome.sha.slice(0, 7)} (rendered from ${push.sha.slice(0, 7)}).`,
+      );
+    }
+    const report = formatCheckReport({ packages: rendered.packages, notes });
+    await check.publish({
+      headSha: checkSha,
+      report,
+      annotations: buildAnnotations(rendered.packages),
+      externalId: push.sha,
+    });
+    return {
+      kind: "reported",
+      checkSha,
+      conclusion: report.conclusion,
+      packages: paths,
+      ...(committedSha ? { committedSha } : {}),
+    } as const;
+  } catch (error) {
+    crashed = error;
+    throw error;
+  } finally {
+    if (crashed !== undefined && !check.completed) {
+      const message = crashed instanceof Error ? crashed.message : String(crashed);
+      await check.fail({ headSha: push.sha, message }).catch((e: unknown) => {
+        log.error(
+          `could not complete the check run for ${push.sha}: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      });
+    }
+  }
+}
+
+/**
+ * Renders the packages a draft push touched and reports the check run. With a queue, work is keyed
+ * by (repo, sha, branch) — a redelivered webhook is a `duplicate` — and serialized per branch (newest
+ * head wins). Throws GitHubError when GitHub fails (after completing the check run with failure).
+ */
+export async function renderDraft(push: DraftPush, deps: RenderDraftDeps): Promise<RenderDraftOutcome> {
+  const prefix = normalizePrefix(deps.draftsPrefix);
+  if (!push.branch.startsWith(prefix)) return { kind: "ignored", reason: `not a ${prefix}** branch` };
+  if (!deps.queue) return renderDraftNow(push, undefined, deps);
+  const repoKey = `${push.repo.owner}/${push.repo.repo}`;
+  const key = `${repoKey}@${push.sha}#${push.branch}`;
+  const queued = await deps.queue.run({
+    lane: `${repoKey}#${push.branch}`,
+    key,
+    task: () => renderDraftNow(push, undefined, deps),
+  });
+  if (queued.kind !== "done") {
+    deps.log.info(`${push.branch}@${push.sha}: ${queued.kind}, not rendered again`);
+    return queued;
+  }
+  const outcome = queued.value;
+  // Our own commit was reported already: its push (coming back as a webhook) is a duplicate.
+  if (outcome.kind === "reported" && outcome.committedSha) {
+    deps.queue.markDone(`${repoKey}@${outcome.committedSha}#${push.branch}`);
+  }
+  return outcome;
+}

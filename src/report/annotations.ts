@@ -1,0 +1,120 @@
+/**
+ * Function results → GitHub check-run annotations (Checks API `output.annotations[]`): one per result
+ * that names a file, at the line of its resource or field in the rendered file.
+ */
+import path from "node:path/posix";
+import type { PackageFiles, RenderResult, StepReport } from "../engine/types.js";
+import type { CheckAnnotation } from "../github/port.js";
+import type { FunctionResult } from "../krm/resource-list.js";
+import { locateInYaml } from "./yaml-position.js";
+
+/** One rendered package as the reports see it. */
+export interface PackageReport {
+  /** Repository-relative path of the package root (`""` for the repository root). */
+  packagePath: string;
+  result: RenderResult;
+  /** The package's files as pushed (used to locate lines when nothing was stored). */
+  inputFiles: PackageFiles;
+}
+
+/** A result together with where it came from. */
+export interface LocatedResult {
+  packagePath: string;
+  step: StepReport;
+  result: FunctionResult;
+}
+
+/** GitHub's maximum of annotations per create/update request. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+
+const LEVELS = { error: "failure", warning: "warning", info: "notice" } as const;
+
+/** Severity → `annotation_level` (error → failure, warning → warning, info or none → notice). */
+export function annotationLevel(result: FunctionResult): CheckAnnotation["annotation_level"] {
+  return LEVELS[result.severity ?? "info"] ?? "notice";
+}
+
+/** Every result of every step of every package, in step order. */
+export function allResults(packages: PackageReport[]): LocatedResult[] {
+  const out: LocatedResult[] = [];
+  for (const pkg of packages) {
+    for (const step of pkg.result.steps) {
+      for (const result of step.status.results ?? [])
+        out.push({ packagePath: pkg.packagePath, step, result });
+    }
+  }
+  return out;
+}
+
+/**
+ * The package-relative file a result names: a result from a subpackage step (`./db`) may name its file
+ * relative to that subpackage; the first candidate that exists wins.
+ */
+function resolveFile(step: StepReport, file: string, files: PackageFiles): string {
+  const normalized = path.normalize(file).replace(/^\.\//, "");
+  const inSub = path.normalize(path.join(step.packagePath, normalized));
+  if (step.packagePath !== "." && files.has(inSub)) return inSub;
+  return normalized;
+}
+
+function stepLabel(step: StepReport): string {
+  return `${step.kind} ${step.name}`;
+}
+
+/** Annotation for one result, or `undefined` when the result names no file (it belongs in the summary). */
+export function toAnnotation(pkg: PackageReport, located: LocatedResult): CheckAnnotation | undefined {
+  const { result, step } = located;
+  if (!result.file?.path) return undefined;
+  const files = pkg.result.files ?? pkg.inputFiles;
+  const rel = resolveFile(step, result.file.path, files);
+  const bytes = files.get(rel) ?? pkg.inputFiles.get(rel);
+  const position = bytes
+    ? locateInYaml({
+        text: new TextDecoder().decode(bytes),
+        index: result.file.index,
+        resourceRef: result.resourceRef,
+        fieldPath: result.field?.path,
+      })
+    : undefined;
+  const line = Math.max(1, position?.line ?? 1);
+  const annotation: CheckAnnotation = {
+    path: pkg.packagePath ? path.join(pkg.packagePath, rel) : rel,
+    start_line: line,
+    end_line: Math.max(line, position?.endLine ?? line),
+    annotation_level: annotationLevel(result),
+    message: result.message || "(no message)",
+    title: stepLabel(step),
+  };
+  if (
+    position?.column !== undefined &&
+    position.endColumn !== undefined &&
+    annotation.start_line === annotation.end_line
+  ) {
+    annotation.start_column = position.column;
+    annotation.end_column = Math.max(position.column, position.endColumn);
+  }
+  if (result.field?.path) annotation.raw_details = `field: ${result.field.path}`;
+  return annotation;
+}
+
+/** All annotations of a render, in step order. */
+export function buildAnnotations(packages: PackageReport[]): CheckAnnotation[] {
+  const byPath = new Map(packages.map((p) => [p.packagePath, p]));
+  const out: CheckAnnotation[] = [];
+  for (const located of allResults(packages)) {
+    const pkg = byPath.get(located.packagePath);
+    const annotation = pkg && toAnnotation(pkg, located);
+    if (annotation) out.push(annotation);
+  }
+  return out;
+}
+
+/** Splits annotations into request-sized batches (at most {@link ANNOTATIONS_PER_REQUEST} each). */
+export function batchAnnotations(
+  annotations: CheckAnnotation[],
+  size = ANNOTATIONS_PER_REQUEST,
+): CheckAnnotation[][] {
+  const batches: CheckAnnotation[][] = [];
+  for (let i = 0; i < annotations.length; i += size) batches.push(annotations.slice(i, i + size));
+  return batches;
+}

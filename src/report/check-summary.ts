@@ -1,0 +1,114 @@
+/**
+ * Render results → the `porchlight/render` check run's conclusion, title and Markdown summary:
+ * per package a table of its pipeline steps (function, exit code, number of results, duration),
+ * the error chain when rendering failed, and every result that names no file (those that do become
+ * annotations). Pure: no I/O.
+ */
+import type { StepReport } from "../engine/types.js";
+import type { CheckConclusion } from "../github/port.js";
+import type { FunctionResult } from "../krm/resource-list.js";
+import type { PackageReport } from "./annotations.js";
+
+/** GitHub's limit for `output.summary` (characters). */
+export const SUMMARY_LIMIT = 65_535;
+
+/** What the check run shows. */
+export interface CheckReport {
+  conclusion: CheckConclusion;
+  title: string;
+  summary: string;
+}
+
+function displayPath(packagePath: string): string {
+  return packagePath === "" ? "(repository root)" : packagePath;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function resultLine(result: FunctionResult): string {
+  const ref = result.resourceRef;
+  const where = ref ? ` (${[ref.kind, ref.namespace, ref.name].filter(Boolean).join("/")})` : "";
+  const field = result.field?.path ? ` field \`${result.field.path}\`` : "";
+  return `- **${result.severity ?? "info"}**${where}${field}: ${result.message.replace(/\r?\n/g, " ")}`;
+}
+
+function fence(text: string): string {
+  const body = text.length > 4000 ? `${text.slice(0, 4000)}\n… (truncated)` : text;
+  return ["```", body.replace(/```/g, "ʼʼʼ"), "```"].join("\n");
+}
+
+function stepRow(step: StepReport): string {
+  const results = step.status.results?.length ?? 0;
+  const pkg = step.packagePath === "." ? "" : ` (${step.packagePath})`;
+  const mark = step.status.exitCode === 0 && !step.status.executionError ? "✅" : "❌";
+  return `| ${mark} | ${step.kind}${pkg} | \`${cell(step.name)}\` | ${step.status.exitCode} | ${results} | ${formatDuration(step.durationMs)} |`;
+}
+
+function packageSection(pkg: PackageReport): string[] {
+  const { result } = pkg;
+  const lines = [`### ${result.ok ? "✅" : "❌"} \`${displayPath(pkg.packagePath)}\``, ""];
+  if (result.steps.length === 0) lines.push("No pipeline steps.", "");
+  else {
+    lines.push("| | Step | Function | Exit code | Results | Duration |", "|---|---|---|---|---|---|");
+    for (const step of result.steps) lines.push(stepRow(step));
+    lines.push("");
+  }
+  for (const step of result.steps) {
+    const problems = [
+      step.status.executionError,
+      step.status.exitCode !== 0 ? step.status.stderr : undefined,
+    ];
+    const text = problems.filter((p): p is string => Boolean(p?.trim())).join("\n");
+    if (text)
+      lines.push(`**${step.kind} \`${step.name}\`** (${step.packagePath}):`, "", fence(text.trim()), "");
+  }
+  const unfiled = result.steps.flatMap((s) => (s.status.results ?? []).filter((r) => !r.file?.path));
+  if (unfiled.length > 0) {
+    lines.push("Results without a file:", "", ...unfiled.map(resultLine), "");
+  }
+  if (!result.ok) {
+    if (result.status.renderStatus?.errorSummary)
+      lines.push(`Error: ${result.status.renderStatus.errorSummary}`, "");
+    if (result.error) lines.push(fence(result.error), "");
+    lines.push(result.files ? "The package was stored with its Kptfile status." : "Nothing was stored.", "");
+  }
+  return lines;
+}
+
+/** Cuts `text` to at most `limit` characters, ending with a visible note. */
+export function truncateSummary(text: string, limit = SUMMARY_LIMIT): string {
+  if (text.length <= limit) return text;
+  const note = "\n\n… (summary truncated: GitHub allows 65535 characters)";
+  return text.slice(0, limit - note.length) + note;
+}
+
+/**
+ * Conclusion (`failure` when any package failed), title and summary for the rendered packages.
+ * `extra` lines (e.g. "no change, nothing committed") are appended before truncation.
+ */
+export function formatCheckReport(options: { packages: PackageReport[]; notes?: string[] }): CheckReport {
+  const { packages } = options;
+  const failed = packages.filter((p) => !p.result.ok);
+  const results = packages.flatMap((p) => p.result.steps.flatMap((s) => s.status.results ?? []));
+  const count = (sev: string) => results.filter((r) => (r.severity ?? "info") === sev).length;
+  const tally = [`${count("error")} error(s)`, `${count("warning")} warning(s)`].join(", ");
+  const names = (list: PackageReport[]) => list.map((p) => displayPath(p.packagePath)).join(", ");
+  const title =
+    failed.length > 0
+      ? `Render failed: ${names(failed)} (${tally})`
+      : `Rendered ${packages.length} package${packages.length === 1 ? "" : "s"}: ${names(packages)}`;
+  const lines = [`## porchlight/render`, ""];
+  for (const pkg of packages) lines.push(...packageSection(pkg));
+  if (options.notes?.length) lines.push(...options.notes.map((n) => `> ${n}`), "");
+  return {
+    conclusion: failed.length > 0 ? "failure" : "success",
+    title: title.length > 250 ? `${title.slice(0, 249)}…` : title,
+    summary: truncateSummary(lines.join("\n").trimEnd()),
+  };
+}

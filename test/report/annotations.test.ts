@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { batchAnnotations, buildAnnotations } from "../../src/report/annotations.js";
+import { pkgReport, step } from "./fixtures.js";
+
+const deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n";
+
+describe("buildAnnotations", () => {
+  it("makes one annotation per result that names a file, with repository paths and levels from severity", () => {
+    const pkg = pkgReport({
+      packagePath: "apps/web",
+      files: { "deploy.yaml": deploy, Kptfile: "kind: Kptfile\n" },
+      steps: [
+        step({
+          name: "kubeval",
+          kind: "validator",
+          exitCode: 1,
+          results: [
+            {
+              message: "replicas must be 1",
+              severity: "error",
+              file: { path: "deploy.yaml", index: 0 },
+              field: { path: "spec.replicas" },
+            },
+            { message: "looks odd", severity: "warning", file: { path: "deploy.yaml" } },
+            {
+              message: "fyi",
+              severity: "info",
+              resourceRef: { kind: "Deployment", name: "web" },
+              file: { path: "deploy.yaml" },
+            },
+            { message: "no file here", severity: "error" },
+          ],
+        }),
+      ],
+    });
+    expect(buildAnnotations([pkg])).toEqual([
+      {
+        path: "apps/web/deploy.yaml",
+        start_line: 6,
+        end_line: 6,
+        start_column: 3,
+        end_column: 14,
+        annotation_level: "failure",
+        message: "replicas must be 1",
+        title: "validator kubeval",
+        raw_details: "field: spec.replicas",
+      },
+      {
+        path: "apps/web/deploy.yaml",
+        start_line: 1,
+        end_line: 1,
+        annotation_level: "warning",
+        message: "looks odd",
+        title: "validator kubeval",
+      },
+      {
+        path: "apps/web/deploy.yaml",
+        start_line: 1,
+        end_line: 1,
+        annotation_level: "notice",
+        message: "fyi",
+        title: "validator kubeval",
+      },
+    ]);
+  });
+
+  it("resolves a subpackage step's file relative to the subpackage", () => {
+    const pkg = pkgReport({
+      packagePath: "",
+      files: { "db/svc.yaml": "kind: Service\nmetadata:\n  name: db\n" },
+      steps: [
+        step({
+          name: "set-labels",
+          packagePath: "./db",
+          results: [
+            { message: "m", severity: "info", file: { path: "svc.yaml" }, field: { path: "metadata.name" } },
+          ],
+        }),
+      ],
+    });
+    const [a] = buildAnnotations([pkg]);
+    expect(a?.path).toBe("db/svc.yaml");
+    expect(a?.start_line).toBe(3);
+  });
+
+  it("uses line 1 when the file cannot be read or parsed", () => {
+    const pkg = pkgReport({
+      packagePath: "p",
+      files: { "bad.yaml": "a: [unclosed\n" },
+      steps: [
+        step({
+          name: "f",
+          results: [{ message: "m", severity: "error", file: { path: "gone.yaml", index: 2 } }],
+        }),
+      ],
+    });
+    expect(buildAnnotations([pkg])[0]).toMatchObject({ path: "p/gone.yaml", start_line: 1, end_line: 1 });
+  });
+});
+
+describe("batchAnnotations", () => {
+  it("splits into batches of at most 50", () => {
+    const many = Array.from({ length: 120 }, (_, i) => ({
+      path: "a",
+      start_line: i + 1,
+      end_line: i + 1,
+      annotation_level: "notice" as const,
+      message: String(i),
+    }));
+    expect(batchAnnotations(many).map((b) => b.length)).toEqual([50, 50, 20]);
+    expect(batchAnnotations([])).toEqual([]);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { formatCheckReport, SUMMARY_LIMIT, truncateSummary } from "../../src/report/check-summary.js";
+import { pkgReport, step } from "./fixtures.js";
+
+describe("formatCheckReport", () => {
+  it("reports success with one table row per step and unfiled results", () => {
+    const report = formatCheckReport({
+      packages: [
+        pkgReport({
+          packagePath: "apps/web",
+          files: {},
+          steps: [
+            step({
+              name: "set-namespace:v0.4",
+              durationMs: 7,
+              results: [{ message: "namespace set", severity: "info" }],
+            }),
+            step({ name: "kubeval", kind: "validator", durationMs: 1500 }),
+          ],
+        }),
+      ],
+      notes: ["Rendering abc1234 changed nothing: no commit."],
+    });
+    expect(report.conclusion).toBe("success");
+    expect(report.title).toBe("Rendered 1 package: apps/web");
+    expect(report.summary).toMatchInlineSnapshot(`
+      "## porchlight/render
+
+      ### ✅ \`apps/web\`
+
+      | | Step | Function | Exit code | Results | Duration |
+      |---|---|---|---|---|---|
+      | ✅ | mutator | \`set-namespace:v0.4\` | 0 | 1 | 7 ms |
+      | ✅ | validator | \`kubeval\` | 0 | 0 | 1.5 s |
+
+      Results without a file:
+
+      - **info**: namespace set
+
+      > Rendering abc1234 changed nothing: no commit."
+    `);
+  });
+
+  it("reports failure with the error chain, stderr and what was stored", () => {
+    const report = formatCheckReport({
+      packages: [
+        pkgReport({
+          packagePath: "",
+          files: {},
+          stored: false,
+          steps: [
+            step({ name: "ghcr.io/x/unknown:v1", exitCode: 1, executionError: "no runtime can run it" }),
+          ],
+        }),
+      ],
+    });
+    expect(report.conclusion).toBe("failure");
+    expect(report.title).toBe("Render failed: (repository root) (0 error(s), 0 warning(s))");
+    expect(report.summary).toContain("| ❌ | mutator | `ghcr.io/x/unknown:v1` | 1 | 0 |");
+    expect(report.summary).toContain("no runtime can run it");
+    expect(report.summary).toContain("pipeline.run: already handled error");
+    expect(report.summary).toContain("Nothing was stored.");
+  });
+
+  it("keeps the summary within GitHub's limit", () => {
+    const results = Array.from({ length: 3000 }, (_, i) => ({
+      message: `result ${i} ${"x".repeat(40)}`,
+      severity: "info" as const,
+    }));
+    const report = formatCheckReport({
+      packages: [pkgReport({ packagePath: "p", files: {}, steps: [step({ name: "f", results })] })],
+    });
+    expect(report.summary.length).toBeLessThanOrEqual(SUMMARY_LIMIT);
+    expect(report.summary).toMatch(/summary truncated/);
+  });
+});
+
+describe("truncateSummary", () => {
+  it("leaves short text alone", () => {
+    expect(truncateSummary("abc", 10)).toBe("abc");
+  });
+});
