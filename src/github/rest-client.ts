@@ -9,10 +9,7 @@ import { Octokit } from "@octokit/rest";
 export type RestClient = Octokit;
 
 /** Where the CLI finds its credentials: `GITHUB_TOKEN` (required) and `GITHUB_API_URL` (optional). */
-export interface RestClientEnv {
-  GITHUB_TOKEN?: string | undefined;
-  GITHUB_API_URL?: string | undefined;
-}
+export type RestClientEnv = Readonly<Record<string, string | undefined>>;
 
 /**
  * Builds the client. Throws an `Error` saying what to set when `GITHUB_TOKEN` is missing.

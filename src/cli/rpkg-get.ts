@@ -1,0 +1,184 @@
+/**
+ * `porchlight rpkg get --repo <owner/repo> [--name <package>] [-o yaml]`: lists the package revisions of
+ * a GitHub repository the way `porchctl rpkg get` lists Porch's, derived from its draft branches, pull
+ * requests, tags and default branch. Reads `GITHUB_TOKEN` (and `GITHUB_API_URL` for GitHub Enterprise
+ * Server).
+ *
+ * ```
+ * NAME              PACKAGE   WORKSPACENAME   REVISION   LATEST   LIFECYCLE   REPOSITORY
+ * pkgs.app.main     app       main            -1         false    Published   pkgs
+ * pkgs.app.v1       app       v1              1          true     Published   pkgs
+ * pkgs.app.labels   app       labels          0          false    Proposed    pkgs
+ * ```
+ *
+ * `-o yaml` prints a `List` of `porch.kpt.dev/v1alpha1` PackageRevision objects.
+ */
+import { parseArgs } from "node:util";
+import { stringify } from "yaml";
+import { CONFIG_PATH, parseRepoConfig } from "../config/load.js";
+import { createRestClient, parseRepoSlug, type RestClientEnv } from "../github/rest-client.js";
+import { readRepository, readRevisionRefs, readYamlFile } from "../github/revision-source.js";
+import { deriveRevisions, type PackageRevisionInfo, topLevelPackages } from "../lifecycle/revision-list.js";
+import { normalizePrefix } from "../lifecycle/revisions.js";
+
+/** Where the command reads its environment and writes its output (injectable for tests). */
+export interface CliIo {
+  env: RestClientEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const USAGE = "usage: porchlight rpkg get --repo <owner/repo> [--name <package>] [-o table|yaml]";
+
+/** Formats rows like kubectl's table printer: columns separated by at least three spaces. */
+export function formatTable(rows: PackageRevisionInfo[]): string {
+  const header = ["NAME", "PACKAGE", "WORKSPACENAME", "REVISION", "LATEST", "LIFECYCLE", "REPOSITORY"];
+  const cells = rows.map((r) => [
+    r.name,
+    r.packageName,
+    r.workspace,
+    String(r.revision),
+    String(r.latest),
+    r.lifecycle,
+    r.repository,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  return [header, ...cells]
+    .map((line) =>
+      line
+        .map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]! + 3)))
+        .join("")
+        .trimEnd(),
+    )
+    .join("\n")
+    .concat("\n");
+}
+
+/**
+ * PackageRevision-shaped objects (Porch API `porch.kpt.dev/v1alpha1`) in a kubectl `List`: metadata.name,
+ * spec.{packageName, repository, workspaceName, revision, lifecycle}, status.upstreamLock (git repo,
+ * directory, ref, commit) and labels `kpt.dev/latest-revision: "true"` on the latest, as Porch sets it.
+ */
+export function toPackageRevisionList(rows: PackageRevisionInfo[], repoUrl: string): Record<string, unknown> {
+  return {
+    apiVersion: "v1",
+    kind: "List",
+    items: rows.map((r) => ({
+      apiVersion: "porch.kpt.dev/v1alpha1",
+      kind: "PackageRevision",
+      metadata: {
+        name: r.name,
+        ...(r.latest ? { labels: { "kpt.dev/latest-revision": "true" } } : {}),
+        ...(r.pullRequest === undefined
+          ? {}
+          : { annotations: { "porchlight.dev/pull-request": `${repoUrl}/pull/${r.pullRequest}` } }),
+      },
+      spec: {
+        packageName: r.packageName,
+        repository: r.repository,
+        workspaceName: r.workspace,
+        revision: r.revision,
+        lifecycle: r.lifecycle,
+      },
+      status: {
+        upstreamLock: {
+          type: "git",
+          git: {
+            repo: `${repoUrl}.git`,
+            directory: r.packagePath,
+            ref: r.ref.replace(/^refs\/(heads|tags)\//, ""),
+            commit: r.sha,
+          },
+        },
+      },
+    })),
+  };
+}
+
+/** The command with injectable I/O; returns the exit code (0 ok, 1 GitHub/config error, 2 usage). */
+export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
+  let args = argv;
+  if (args[0] === "rpkg") args = args.slice(1);
+  if (args[0] === "get" || args[0] === "list") args = args.slice(1);
+  let values: { repo?: string; output?: string; name?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        repo: { type: "string" },
+        output: { type: "string", short: "o" },
+        name: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  const output = values.output ?? "table";
+  if (output !== "table" && output !== "yaml") {
+    io.stderr(`unknown output format "${output}" (use yaml, or omit -o for a table)\n${USAGE}\n`);
+    return 2;
+  }
+  let repo: { owner: string; repo: string };
+  try {
+    repo = parseRepoSlug(values.repo);
+  } catch (error) {
+    io.stderr(`--repo: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const octokit = createRestClient(io.env);
+    const repository = await readRepository(octokit, repo);
+    const loaded = parseRepoConfig(
+      await readYamlFile(octokit, { ...repo, path: CONFIG_PATH, ref: repository.defaultBranch }),
+    );
+    if (!loaded.ok) throw new Error(loaded.message);
+    const draftPrefix = normalizePrefix(loaded.config.draftBranchPrefix);
+    const refs = await readRevisionRefs(octokit, {
+      ...repo,
+      defaultBranch: repository.defaultBranch,
+      draftPrefix,
+    });
+    let rows = deriveRevisions({
+      repository: repository.name,
+      defaultBranch: repository.defaultBranch,
+      branches: refs.branches,
+      tags: refs.tags,
+      pullRequests: refs.pullRequests,
+      mainPackages: topLevelPackages(refs.defaultBranchPaths).map((path) => ({
+        path,
+        sha: refs.defaultBranchSha,
+      })),
+      draftPrefix,
+      directories: loaded.config.directories,
+    });
+    if (values.name !== undefined) rows = rows.filter((r) => r.packageName === values.name);
+    const webBase = (
+      io.env.GITHUB_API_URL ? new URL(io.env.GITHUB_API_URL).origin : "https://github.com"
+    ).replace("://api.github.com", "://github.com");
+    io.stdout(
+      output === "yaml"
+        ? stringify(toPackageRevisionList(rows, `${webBase}/${repo.owner}/${repo.repo}`))
+        : formatTable(rows),
+    );
+    return 0;
+  } catch (error) {
+    io.stderr(`porchlight rpkg get: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/** Entry point used by `porchlight rpkg ...` (src/cli/main.ts). */
+export async function run(argv: string[]): Promise<number> {
+  return runRpkgGet(argv, {
+    env: process.env,
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+  });
+}
