@@ -112,8 +112,8 @@ export function validateSchema(schema: Schema, value: unknown, at = "body"): str
       errors.push(`${at}: ${value.length} items, maximum ${schema.maxItems}`);
     if (schema.minItems !== undefined && value.length < schema.minItems)
       errors.push(`${at}: ${value.length} items, minimum ${schema.minItems}`);
-    if (schema.items)
-      value.forEach((v, i) => errors.push(...validateSchema(schema.items as Schema, v, `${at}[${i}]`)));
+    const items = schema.items;
+    if (items) value.forEach((v, i) => void errors.push(...validateSchema(items, v, `${at}[${i}]`)));
   }
   if (typeOf(value) === "object") {
     const obj = value as Record<string, unknown>;
