@@ -3,13 +3,15 @@ import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runProtect } from "../../src/cli/protect.js";
 import { rulesetBody } from "../../src/github/rulesets.js";
-import {
-  expectValidRequestBody,
-  requestBodyErrors,
-  restSchemaAvailable,
-} from "../lifecycle/support/rest-schema.js";
+import { loadOperations, validateRequestBody } from "../helpers/github-schema.js";
 
 const API = "https://api.github.com";
+const RULESETS = "/repos/acme/pkgs/rulesets";
+const restSchemaAvailable = loadOperations() !== null;
+
+function expectValidRequestBody(body: unknown) {
+  expect(validateRequestBody("POST", RULESETS, body)).toEqual([]);
+}
 
 function capture(env: Record<string, string | undefined> = { GITHUB_TOKEN: "t0ken", APP_ID: "4242" }) {
   const out: string[] = [];
@@ -60,7 +62,7 @@ describe("porchlight protect", () => {
         },
       ],
     });
-    expectValidRequestBody("POST /repos/{owner}/{repo}/rulesets", sent);
+    expectValidRequestBody(sent);
     expect(out.join("")).toContain(
       'created ruleset 17 on acme/pkgs: the default branch requires "porchlight/render" from app 4242',
     );
@@ -87,17 +89,14 @@ describe("porchlight protect", () => {
   });
 
   it("validates every body variant against GitHub's description", () => {
-    expectValidRequestBody("POST /repos/{owner}/{repo}/rulesets", rulesetBody({ appId: 1 }));
-    expectValidRequestBody(
-      "POST /repos/{owner}/{repo}/rulesets",
-      rulesetBody({ appId: 1, requirePullRequest: true, enforcement: "evaluate" }),
-    );
+    expectValidRequestBody(rulesetBody({ appId: 1 }));
+    expectValidRequestBody(rulesetBody({ appId: 1, requirePullRequest: true, enforcement: "evaluate" }));
   });
 
   it.skipIf(!restSchemaAvailable)("the body check can fail (a wrong rule type is caught)", () => {
     const bad = { ...rulesetBody({ appId: 1 }), rules: [{ type: "required_status_checks", parameters: {} }] };
-    expect(requestBodyErrors("POST /repos/{owner}/{repo}/rulesets", bad)).toContain(
-      "$.rules[0]: matches 0 of oneOf (expected exactly 1)",
+    expect(validateRequestBody("POST", RULESETS, bad)).toContain(
+      "POST /repos/{owner}/{repo}/rulesets: body.rules[0]: matches 0 of oneOf (exactly 1 required)",
     );
   });
 
