@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar } from "yaml";
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
-import { getMap, getNode, getString, groupOf, resourceRef } from "./yaml-nodes.js";
+import { getMap, getNode, getString, groupOf, isNullish, resourceRef, scalarString } from "./yaml-nodes.js";
 
 /** The fn config group all catalog functions use for their own kinds. */
 export const FN_CONFIG_GROUP = "fn.kpt.dev";
@@ -55,7 +55,7 @@ export function isEmptyConfig(config: KrmResource | undefined): boolean {
 export function configMapData(config: KrmResource): { data: Map<string, string> } | { error: string } {
   const node = getNode(config, ["data"]);
   const data = new Map<string, string>();
-  if (node === undefined || (isScalar(node) && node.value === null)) return { data };
+  if (isNullish(node)) return { data };
   if (!isMap(node)) {
     const t = configType(config);
     return {
@@ -64,9 +64,10 @@ export function configMapData(config: KrmResource): { data: Map<string, string> 
   }
   for (const pair of node.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (isScalar(pair.value)) {
-      data.set(key, pair.value.value === null ? "" : String(pair.value.value));
-    } else if (pair.value === null || pair.value === undefined) {
+    const value = scalarString(pair.value);
+    if (value !== undefined) {
+      data.set(key, value);
+    } else if (isNullish(pair.value)) {
       data.set(key, "");
     } else {
       const t = configType(config);

@@ -6,7 +6,9 @@
  */
 import type { FunctionResult, ResourceList } from "../../krm/resource-list.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import { applySetters } from "./apply-setters.js";
 import type { BuiltinFunction } from "./builtin-function.js";
+import { setAnnotations } from "./set-annotations.js";
 import { setLabels } from "./set-labels.js";
 import { setNamespace } from "./set-namespace.js";
 
@@ -14,7 +16,12 @@ import { setNamespace } from "./set-namespace.js";
 export const SDK_FAILURE_STDERR = "failed to evaluate function: error: function failure";
 
 /** Every builtin function, in catalog-name order. */
-export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [setLabels, setNamespace];
+export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
+  applySetters,
+  setAnnotations,
+  setLabels,
+  setNamespace,
+];
 
 /**
  * The catalog name of an image reference: the last path segment without tag or digest.

@@ -3,7 +3,17 @@
  * scalars keep their node (comments, quoting style), missing maps are created and appended at the
  * end of their parent mapping, untouched fields are never rewritten.
  */
-import { type Document, isMap, isScalar, isSeq, type Node, Scalar, YAMLMap, type YAMLSeq } from "yaml";
+import {
+  type Document,
+  isMap,
+  isScalar,
+  isSeq,
+  type Node,
+  parseDocument,
+  Scalar,
+  YAMLMap,
+  type YAMLSeq,
+} from "yaml";
 import type { KrmResource, ResultResourceRef } from "../../krm/resource-list.js";
 
 /** Anything that holds YAML: a whole document or a node inside one. */
@@ -40,9 +50,22 @@ export function getNode(holder: YamlHolder, path: readonly string[]): unknown {
 
 /** The string value of the scalar at `path` (numbers/booleans stringified), or undefined. */
 export function getString(holder: YamlHolder, path: readonly string[]): string | undefined {
-  const node = getNode(holder, path);
-  if (!isScalar(node) || node.value === null || node.value === undefined) return undefined;
-  return String(node.value);
+  return scalarString(getNode(holder, path));
+}
+
+/** Whether a node is absent or null (a null scalar or a raw null). */
+export function isNullish(node: unknown): boolean {
+  return node === undefined || node === null || (isScalar(node) && node.value === null);
+}
+
+/**
+ * The string form of a scalar node or of a raw JS primitive (Documents edited with `setIn` may hold
+ * raw values), or undefined for collections and null.
+ */
+export function scalarString(node: unknown): string | undefined {
+  const value = isScalar(node) ? node.value : node;
+  if (value === null || value === undefined || typeof value === "object") return undefined;
+  return String(value);
 }
 
 /** Whether a key exists (even with a null value) at `path`. */
@@ -64,7 +87,7 @@ export function ensureMap(holder: YamlHolder, path: readonly string[]): YAMLMap 
       cur = next;
       continue;
     }
-    if (next !== undefined && !(isScalar(next) && next.value === null)) return undefined;
+    if (!isNullish(next)) return undefined;
     const created = new YAMLMap();
     (cur as YAMLMap).set(key, created);
     cur = created;
@@ -96,6 +119,30 @@ export function setMapString(map: YAMLMap, key: string, value: string): void {
   map.set(key, new Scalar(value));
 }
 
+/**
+ * Sets a scalar's text the way kyaml does (`node.Value = text; node.Tag = ""`): a quoted or block
+ * scalar stays a string in its style; a plain scalar is re-resolved, so `3` becomes an int and
+ * `true` a bool, while other text stays a string. An empty value becomes `""`.
+ */
+export function setScalarText(node: Scalar, text: string): void {
+  if (text === "") {
+    node.value = "";
+    node.type = Scalar.QUOTE_DOUBLE;
+    return;
+  }
+  const plain = node.type === undefined || node.type === Scalar.PLAIN;
+  if (plain) {
+    const parsed = parseDocument(text).contents;
+    if (isScalar(parsed) && parsed.type === Scalar.PLAIN && typeof parsed.value !== "string") {
+      node.value = parsed.value;
+      node.format = parsed.format;
+      node.minFractionDigits = parsed.minFractionDigits;
+      return;
+    }
+  }
+  node.value = text;
+}
+
 /** Removes `key` from the mapping at `path`; returns whether it existed. */
 export function deletePath(holder: YamlHolder, path: readonly string[]): boolean {
   const parent = getMap(holder, path.slice(0, -1));
@@ -108,9 +155,8 @@ export function stringEntries(map: YAMLMap | undefined): Array<[string, string]>
   if (!map) return out;
   for (const pair of map.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    const value = isScalar(pair.value) ? pair.value.value : pair.value;
-    if (value === null || value === undefined || typeof value === "object") continue;
-    out.push([key, String(value)]);
+    const value = scalarString(pair.value);
+    if (value !== undefined) out.push([key, value]);
   }
   return out;
 }

@@ -1,0 +1,172 @@
+/**
+ * `apply-setters` (krm-functions-catalog): every scalar whose line comment is
+ * `# kpt-set: <pattern>` gets the pattern with `${setter}` replaced by the ConfigMap's values (setters
+ * not given keep the value derived from the current field); a sequence tagged with `${setter}` is
+ * replaced by the setter's YAML list. Results: `set field value to "<v>"` per field set.
+ */
+import { isMap, isScalar, isSeq, type Pair, parseDocument, type Scalar, type YAMLSeq } from "yaml";
+import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
+import type { BuiltinFunction } from "./builtin-function.js";
+import { configMapData, isEmptyConfig } from "./function-config.js";
+import { fileOf, goList, setScalarText } from "./yaml-nodes.js";
+
+const IDENTIFIER = "kpt-set: ";
+const SETTER_REF = /\$\{([^}]*)\}/g;
+
+interface Change {
+  filePath: string;
+  fieldPath: string;
+  value: string;
+}
+
+/** The pattern of a `# kpt-set: <pattern>` comment (the yaml library strips the `#`). */
+function setterPattern(comment: string | null | undefined): string {
+  if (!comment) return "";
+  const first = comment.split("\n")[0];
+  if (!first.startsWith(" ")) return "";
+  const text = first.slice(1);
+  return text.startsWith(IDENTIFIER) ? text.slice(IDENTIFIER.length).trim() : "";
+}
+
+function refsIn(pattern: string): string[] {
+  return pattern.match(SETTER_REF) ?? [];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Values of setters not given, read back from the current value through the pattern. */
+function currentValues(pattern: string, value: string): Map<string, string> {
+  const refs = refsIn(pattern);
+  let source = escapeRegExp(pattern);
+  for (const ref of refs) source = source.split(escapeRegExp(ref)).join("(.*)");
+  const out = new Map<string, string>();
+  const match = new RegExp(source).exec(value);
+  if (!match || match.length - 1 !== refs.length) return out;
+  for (let i = 0; i < refs.length; i++) {
+    const v = match[i + 1];
+    if (v === "") return new Map();
+    out.set(refs[i].slice(2, -1).trim(), v);
+  }
+  return out;
+}
+
+class SetterApplier {
+  readonly changes: Change[] = [];
+  filePath = "";
+  constructor(private readonly setters: Map<string, string>) {}
+
+  private shouldSet(pattern: string): boolean {
+    for (const name of this.setters.keys()) if (pattern.includes(`\${${name}}`)) return true;
+    return false;
+  }
+
+  scalar(node: Scalar, path: string): void {
+    const pattern = setterPattern(node.comment);
+    if (pattern === "" || !this.shouldSet(pattern)) return;
+    let value = pattern;
+    for (const [name, v] of this.setters) value = value.split(`\${${name}}`).join(v);
+    const current = node.value === null || node.value === undefined ? "" : String(node.value);
+    for (const [name, v] of currentValues(pattern, current)) value = value.split(`\${${name}}`).join(v);
+    const unresolved = refsIn(value);
+    if (unresolved.length > 0)
+      throw new SetterError(`values for setters ${goList(unresolved)} must be provided`);
+    setScalarText(node, value);
+    this.changes.push({ filePath: this.filePath, fieldPath: path.replace(/^\./, ""), value });
+  }
+
+  /**
+   * An array setter. The `key: # kpt-set: ${x}` comment is on the key (kyaml) — the yaml library
+   * keeps it on the key when the engine hoists it there, else as the list's `commentBefore`.
+   */
+  sequence(pair: Pair<unknown, unknown>, seq: YAMLSeq, key: string, path: string): void {
+    const keyNode = isScalar(pair.key) ? pair.key : undefined;
+    const onKey = keyNode?.comment ? "key" : "before";
+    const raw = seq.flow ? seq.comment : onKey === "key" ? keyNode?.comment : seq.commentBefore;
+    const pattern = setterPattern(raw);
+    if (pattern === "" || !this.shouldSet(pattern)) return;
+    const refs = refsIn(pattern);
+    if (!(refs.length === 1 && pattern.startsWith("${") && pattern.endsWith("}"))) {
+      throw new SetterError(`invalid setter pattern for array node: ${JSON.stringify(pattern)}`);
+    }
+    const sv = this.setters.get(pattern.slice(2, -1).trim()) ?? "";
+    const fieldPath = `${path}.${key}`.replace(/^\./, "");
+    const comment = ` ${IDENTIFIER}${pattern}`;
+    if (sv === "") {
+      if (!seq.flow && onKey === "key" && keyNode) keyNode.comment = undefined;
+      if (!seq.flow && onKey === "before") seq.commentBefore = undefined;
+      seq.items = [];
+      seq.flow = true;
+      seq.comment = comment;
+    } else {
+      const parsed = parseDocument(sv);
+      if (parsed.errors.length > 0 || !isSeq(parsed.contents)) {
+        throw new SetterError(
+          `input to array setter must be an array of values, but found ${JSON.stringify(sv)}`,
+        );
+      }
+      seq.items = parsed.contents.items;
+      if (seq.flow) seq.comment = undefined;
+      else if (onKey === "before") seq.commentBefore = undefined;
+      seq.flow = false;
+      if (keyNode) keyNode.comment = comment;
+      else seq.commentBefore = comment;
+    }
+    this.changes.push({ filePath: this.filePath, fieldPath, value: sv });
+  }
+
+  walk(node: unknown, path: string): void {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        if (isSeq(pair.value)) this.sequence(pair, pair.value, key, path);
+      }
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        this.walk(pair.value, `${path}.${key}`);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        this.walk(item, `${path}[${i}]`);
+      });
+    } else if (isScalar(node)) {
+      this.scalar(node, path);
+    }
+  }
+}
+
+class SetterError extends Error {}
+
+/** The builtin `apply-setters`. */
+export const applySetters: BuiltinFunction = {
+  name: "apply-setters",
+  run(input) {
+    const setters = new Map<string, string>();
+    const fc: KrmResource | undefined = input.functionConfig;
+    if (fc && !isEmptyConfig(fc)) {
+      const parsed = configMapData(fc);
+      if ("data" in parsed) for (const [k, v] of parsed.data) setters.set(k, v);
+    }
+    const applier = new SetterApplier(setters);
+    try {
+      for (const doc of input.items) {
+        applier.filePath = fileOf(doc)?.path ?? "";
+        applier.walk(doc.contents, "");
+      }
+    } catch (err) {
+      if (!(err instanceof SetterError)) throw err;
+      const message = `failed to apply setters: ${err.message}`;
+      return { items: input.items, results: [{ message, severity: "error" }], stderr: message };
+    }
+    const results: FunctionResult[] =
+      applier.changes.length === 0
+        ? [{ message: "no matches for input setter(s)" }]
+        : applier.changes.map((c) => ({
+            message: `set field value to ${JSON.stringify(c.value)}`,
+            field: { path: c.fieldPath },
+            file: { path: c.filePath },
+          }));
+    return { items: input.items, results };
+  },
+};
