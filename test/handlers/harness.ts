@@ -1,0 +1,69 @@
+/**
+ * Drives the real app (src/index.ts with the real engine and builtin runtime) through Probot, against
+ * the nock GitHub mock.
+ */
+import { Probot, ProbotOctokit } from "probot";
+import { parse } from "yaml";
+import { createApp } from "../../src/index.js";
+import type { OperatorSettings } from "../../src/lifecycle/operator-settings.js";
+
+/** `exec:` command of the results-reporting test function (`node <script> <severity> <n>`). */
+export const REPORT_FN = "node test/handlers/fixtures/report-results.mjs";
+
+/** A Probot instance with the app loaded; exec allowed so the test function can run, containers off. */
+export async function createTestProbot(settings: Partial<OperatorSettings> = {}): Promise<Probot> {
+  const probot = new Probot({
+    githubToken: "test-token",
+    logLevel: "fatal",
+    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+  });
+  await probot.load(
+    createApp({ allowExec: true, allowContainers: false, pushOnFailure: "Unrendered", ...settings }),
+  );
+  return probot;
+}
+
+/** A Kptfile with the given pipeline (YAML lines, indented under `pipeline:`). */
+export function kptfile(name: string, pipeline: string[] = []): string {
+  return [
+    "apiVersion: kpt.dev/v1",
+    "kind: Kptfile",
+    "metadata:",
+    `  name: ${name}`,
+    ...(pipeline.length ? ["pipeline:", ...pipeline.map((l) => `  ${l}`)] : []),
+    "",
+  ].join("\n");
+}
+
+export const SET_NAMESPACE = [
+  "mutators:",
+  "  - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1",
+  "    configMap:",
+  "      namespace: prod",
+];
+
+export function deployment(name: string): string {
+  return [
+    "apiVersion: apps/v1",
+    "kind: Deployment",
+    "metadata:",
+    `  name: ${name} # the app`,
+    "spec:",
+    "  replicas: 1",
+    "",
+  ].join("\n");
+}
+
+/** Tree entries of a `POST git/trees` body, keyed by path (content, or `null` for deletions). */
+export function treeContents(body: Record<string, unknown> | undefined): Record<string, string | null> {
+  const tree = (body?.tree ?? []) as { path: string; content?: string; sha?: string | null }[];
+  return Object.fromEntries(tree.map((e) => [e.path, e.content ?? e.sha ?? null]));
+}
+
+/** `status.conditions[0]` of a Kptfile text. */
+export function renderedCondition(
+  kptfileText: string | null | undefined,
+): Record<string, unknown> | undefined {
+  const doc = parse(kptfileText ?? "") as { status?: { conditions?: Record<string, unknown>[] } } | null;
+  return doc?.status?.conditions?.[0];
+}

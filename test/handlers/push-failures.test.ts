@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { PushOnFailure } from "../../src/engine/types.js";
+import { pushEvent } from "../helpers/events.js";
+import { GitHubMock, useNock } from "../helpers/github-mock.js";
+import {
+  createTestProbot,
+  deployment,
+  kptfile,
+  REPORT_FN,
+  renderedCondition,
+  SET_NAMESPACE,
+  treeContents,
+} from "./harness.js";
+
+useNock();
+
+const SHA = "c".repeat(40);
+const RENDERED = "d".repeat(40);
+const BRANCH = "drafts/apps/web/v2";
+
+const files = (pipeline: string[]): Record<string, string> => ({
+  "apps/web/Kptfile": kptfile("web", pipeline),
+  "apps/web/deploy.yaml": deployment("web"),
+  "apps/web/more.yaml": `${deployment("api")}---\n${deployment("worker")}`,
+});
+
+const push = () =>
+  pushEvent({
+    branch: BRANCH,
+    after: SHA,
+    commits: [{ modified: ["apps/web/Kptfile", "apps/web/deploy.yaml"] }],
+  });
+
+type CheckBody = {
+  head_sha: string;
+  status?: string;
+  conclusion?: string;
+  output: {
+    title: string;
+    summary: string;
+    annotations?: { path: string; start_line: number; annotation_level: string }[];
+  };
+};
+
+const FAILING_MUTATOR = [...SET_NAMESPACE, `  - exec: ${REPORT_FN} error 1`];
+
+describe("a failing mutator", () => {
+  it.each<[PushOnFailure, "nothing" | "status-only" | "partial"]>([
+    ["None", "nothing"],
+    ["Unrendered", "status-only"],
+    ["PartiallyRendered", "partial"],
+  ])("under pushOnFailure %s stores %s and reports failure", async (pushOnFailure, stored) => {
+    const pkg = files(FAILING_MUTATOR);
+    const gh = new GitHubMock().tree(SHA, pkg).blobs(pkg);
+    if (stored !== "nothing") gh.createTree().createCommit(RENDERED).updateRef(BRANCH);
+    gh.createCheckRun();
+    const probot = await createTestProbot({ pushOnFailure });
+
+    await probot.receive(push());
+
+    gh.assertDone();
+    const check = gh.bodies("POST", "/check-runs")[0] as CheckBody;
+    expect(check.conclusion).toBe("failure");
+    expect(check.head_sha).toBe(stored === "nothing" ? SHA : RENDERED);
+    expect(check.output.title).toMatch(/^Render failed: apps\/web/);
+    expect(check.output.annotations?.length).toBe(3);
+    if (stored === "nothing") {
+      expect(gh.bodies("POST", "/git/trees")).toEqual([]);
+      expect(check.output.summary).toContain("Nothing was stored.");
+      return;
+    }
+    const written = treeContents(gh.bodies("POST", "/git/trees")[0]);
+    expect(renderedCondition(written["apps/web/Kptfile"])).toMatchObject({
+      status: "False",
+      reason: "RenderFailed",
+    });
+    if (stored === "status-only") {
+      expect(Object.keys(written)).toEqual(["apps/web/Kptfile"]);
+    } else {
+      expect(parse(written["apps/web/deploy.yaml"] ?? "").metadata.namespace).toBe("prod");
+    }
+  });
+});
+
+describe("a failing validator", () => {
+  it("reports failure with an annotation at the line of each resource's field", async () => {
+    const pkg = files([...SET_NAMESPACE, "validators:", `  - exec: ${REPORT_FN} error 1`]);
+    const gh = new GitHubMock().tree(SHA, pkg).blobs(pkg);
+    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    const probot = await createTestProbot();
+
+    await probot.receive(push());
+
+    gh.assertDone();
+    const check = gh.bodies("POST", "/check-runs")[0] as CheckBody;
+    expect(check.conclusion).toBe("failure");
+    const annotations = check.output.annotations ?? [];
+    expect(annotations.map((a) => [a.path, a.start_line, a.annotation_level])).toEqual([
+      ["apps/web/deploy.yaml", 4, "failure"],
+      ["apps/web/more.yaml", 4, "failure"],
+      ["apps/web/more.yaml", 11, "failure"],
+    ]);
+    expect(check.output.summary).toMatch(
+      /\| ❌ \| validator \| `node test\/handlers\/fixtures\/report-results\.mjs error 1` \| 1 \| 3 \|/,
+    );
+  });
+});
+
+describe("an unknown function", () => {
+  it("fails its step with a message naming the image, stores the status and reports failure", async () => {
+    const pkg = files(["mutators:", "  - image: ghcr.io/example/not-a-builtin:v1"]);
+    const gh = new GitHubMock().tree(SHA, pkg).blobs(pkg);
+    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    const probot = await createTestProbot();
+
+    await probot.receive(push());
+
+    gh.assertDone();
+    const check = gh.bodies("POST", "/check-runs")[0] as CheckBody;
+    expect(check.conclusion).toBe("failure");
+    expect(check.output.summary).toContain("ghcr.io/example/not-a-builtin:v1");
+    const written = treeContents(gh.bodies("POST", "/git/trees")[0]);
+    expect(renderedCondition(written["apps/web/Kptfile"])).toMatchObject({ status: "False" });
+  });
+});
+
+describe("more than 50 annotations", () => {
+  it("sends the first 50 with the create and the rest with updates, completing on the last", async () => {
+    // 3 resources x 20 warnings = 60 annotations; warnings do not fail the step, so nothing is committed.
+    const pkg = files(["validators:", `  - exec: ${REPORT_FN} warning 20`]);
+    const gh = new GitHubMock().tree(SHA, pkg).blobs(pkg);
+    gh.createCheckRun().updateCheckRun(1);
+    const probot = await createTestProbot();
+
+    await probot.receive(push());
+
+    gh.assertDone();
+    const create = gh.bodies("POST", "/check-runs")[0] as CheckBody;
+    const [update] = gh.bodies("PATCH", "/check-runs/100") as CheckBody[];
+    expect(create.status).toBe("in_progress");
+    expect(create.conclusion).toBeUndefined();
+    expect(create.output.annotations).toHaveLength(50);
+    expect(update?.status).toBe("completed");
+    expect(update?.conclusion).toBe("success");
+    expect(update?.output.annotations).toHaveLength(10);
+    expect(update?.output.annotations?.every((a) => a.annotation_level === "warning")).toBe(true);
+  });
+
+  it("completes the check run with failure when an update fails", async () => {
+    const pkg = files(["validators:", `  - exec: ${REPORT_FN} warning 20`]);
+    const gh = new GitHubMock().tree(SHA, pkg).blobs(pkg);
+    gh.createCheckRun();
+    gh.scope.patch(`${gh.base}/check-runs/100`).reply(gh.reply(500, { message: "Server Error" }));
+    gh.updateCheckRun(1);
+    const probot = await createTestProbot();
+
+    await expect(probot.receive(push())).rejects.toThrow();
+
+    gh.assertDone();
+    const [, last] = gh.bodies("PATCH", "/check-runs/100") as CheckBody[];
+    expect(last).toMatchObject({ status: "completed", conclusion: "failure" });
+  });
+});
