@@ -67,3 +67,8 @@ export function renderedCondition(
   const doc = parse(kptfileText ?? "") as { status?: { conditions?: Record<string, unknown>[] } } | null;
   return doc?.status?.conditions?.[0];
 }
+
+/** `output.summary` of a recorded check-run body (`""` when absent). */
+export function summaryOf(body: Record<string, unknown> | undefined): string {
+  return (body?.output as { summary?: string } | undefined)?.summary ?? "";
+}

@@ -8,6 +8,7 @@ import {
   kptfile,
   renderedCondition,
   SET_NAMESPACE,
+  summaryOf,
   treeContents,
 } from "./harness.js";
 
@@ -61,7 +62,7 @@ describe("push to a draft branch", () => {
       status: "completed",
       conclusion: "success",
     });
-    expect((check?.output as { summary: string }).summary).toContain("set-namespace:v0.4.1");
+    expect(summaryOf(check)).toContain("set-namespace:v0.4.1");
   });
 
   it("gives an already-rendered push only its check: no commit, success", async () => {
@@ -179,7 +180,7 @@ describe("subpackages", () => {
     expect(svc.metadata.namespace).toBe("prod");
     expect(parse(written["apps/web/deploy.yaml"] ?? "").metadata.labels).toBeUndefined();
     expect(gh.bodies("POST", "/git/commits")[0]?.message).toMatch(/^Render apps\/web\n/);
-    const summary = (gh.bodies("POST", "/check-runs")[0]?.output as { summary: string }).summary;
+    const summary = summaryOf(gh.bodies("POST", "/check-runs")[0]);
     expect(summary).toContain("mutator (./db)");
   });
 });
@@ -200,6 +201,6 @@ describe("GitHub failures", () => {
     gh.assertDone();
     const [check] = gh.bodies("POST", "/check-runs");
     expect(check).toMatchObject({ head_sha: SHA, status: "completed", conclusion: "failure" });
-    expect((check?.output as { summary: string }).summary).toContain("git.getBlob");
+    expect(summaryOf(check)).toContain("git.getBlob");
   });
 });
