@@ -59,6 +59,7 @@ function checkBody(fields: CheckRunFields) {
     ...(fields.status ? { status: fields.status } : {}),
     ...(fields.conclusion ? { conclusion: fields.conclusion } : {}),
     ...(fields.externalId ? { external_id: fields.externalId } : {}),
+    ...(fields.actions?.length ? { actions: fields.actions } : {}),
     ...(fields.output ? { output: fields.output } : {}),
   };
 }

@@ -80,6 +80,15 @@ export interface CheckRunFields {
   output?: CheckOutput;
   /** Our own correlation id, e.g. the rendered-from sha. */
   externalId?: string;
+  /** Buttons on the check run (Checks API `actions`, at most 3); a click sends `check_run` `requested_action`. */
+  actions?: CheckRunAction[];
+}
+
+/** A check-run button: `label` ≤ 20, `description` ≤ 40, `identifier` ≤ 20 characters. */
+export interface CheckRunAction {
+  label: string;
+  description: string;
+  identifier: string;
 }
 
 /** Thrown by port implementations. `status` is the HTTP status when GitHub answered. */
