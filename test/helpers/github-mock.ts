@@ -5,6 +5,7 @@
  * Real network is disabled by {@link useNock}.
  */
 import { createHash } from "node:crypto";
+import "./promise-with-resolvers.js";
 import nock from "nock";
 import { afterEach, beforeEach, expect } from "vitest";
 import { validateRequestBody } from "./github-schema.js";
@@ -62,14 +63,18 @@ export class GitHubMock {
     return `/repos/${this.owner}/${this.repo}`;
   }
 
-  /** A reply function that validates and records the body, then answers `status` with `data`. */
+  /**
+   * A full reply function (nock 15 calls it with the fetch `Request`) that validates and records the
+   * body, then answers `status` with `data` (or `data(body)`).
+   */
   reply(status: number, data: unknown | ((body: unknown) => unknown)) {
-    const mock = this;
-    return function (this: { req: { method: string } }, uri: string, raw: unknown): [number, unknown] {
-      const body = parseBody(raw);
-      const method = this.req.method.toUpperCase();
-      mock.requests.push({ method, path: uri, body });
-      mock.violations.push(...validateRequestBody(method, uri, body));
+    return async (request: Request): Promise<[number, unknown]> => {
+      const url = new URL(request.url);
+      const body = parseBody(await request.text());
+      const method = request.method.toUpperCase();
+      const path = `${url.pathname}${url.search}`;
+      this.requests.push({ method, path, body });
+      this.violations.push(...validateRequestBody(method, path, body));
       return [status, typeof data === "function" ? (data as (b: unknown) => unknown)(body) : data];
     };
   }
