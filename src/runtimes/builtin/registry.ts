@@ -6,6 +6,7 @@
  */
 import type { FunctionResult, ResourceList } from "../../krm/resource-list.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import { applyReplacements } from "./apply-replacements.js";
 import { applySetters } from "./apply-setters.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { setAnnotations } from "./set-annotations.js";
@@ -17,6 +18,7 @@ export const SDK_FAILURE_STDERR = "failed to evaluate function: error: function 
 
 /** Every builtin function, in catalog-name order. */
 export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
+  applyReplacements,
   applySetters,
   setAnnotations,
   setLabels,
