@@ -34,13 +34,20 @@ export function annotationLevel(result: FunctionResult): CheckAnnotation["annota
   return LEVELS[result.severity ?? "info"] ?? "notice";
 }
 
+/**
+ * Every result of one step, in the function's order: the engine's `results` when given, else the Kptfile
+ * status' `results` plus `errorResults` (kpt files a failed step's results under `errorResults`).
+ */
+export function stepResults(step: StepReport): FunctionResult[] {
+  return step.results ?? [...(step.status.results ?? []), ...(step.status.errorResults ?? [])];
+}
+
 /** Every result of every step of every package, in step order. */
 export function allResults(packages: PackageReport[]): LocatedResult[] {
   const out: LocatedResult[] = [];
   for (const pkg of packages) {
     for (const step of pkg.result.steps) {
-      for (const result of step.status.results ?? [])
-        out.push({ packagePath: pkg.packagePath, step, result });
+      for (const result of stepResults(step)) out.push({ packagePath: pkg.packagePath, step, result });
     }
   }
   return out;

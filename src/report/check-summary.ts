@@ -7,7 +7,7 @@
 import type { StepReport } from "../engine/types.js";
 import type { CheckConclusion } from "../github/port.js";
 import type { FunctionResult } from "../krm/resource-list.js";
-import type { PackageReport } from "./annotations.js";
+import { type PackageReport, stepResults } from "./annotations.js";
 
 /** GitHub's limit for `output.summary` (characters). */
 export const SUMMARY_LIMIT = 65_535;
@@ -44,7 +44,7 @@ function fence(text: string): string {
 }
 
 function stepRow(step: StepReport): string {
-  const results = step.status.results?.length ?? 0;
+  const results = stepResults(step).length;
   const pkg = step.packagePath === "." ? "" : ` (${step.packagePath})`;
   const mark = step.status.exitCode === 0 && !step.status.executionError ? "✅" : "❌";
   return `| ${mark} | ${step.kind}${pkg} | \`${cell(step.name)}\` | ${step.status.exitCode} | ${results} | ${formatDuration(step.durationMs)} |`;
@@ -68,7 +68,7 @@ function packageSection(pkg: PackageReport): string[] {
     if (text)
       lines.push(`**${step.kind} \`${step.name}\`** (${step.packagePath}):`, "", fence(text.trim()), "");
   }
-  const unfiled = result.steps.flatMap((s) => (s.status.results ?? []).filter((r) => !r.file?.path));
+  const unfiled = result.steps.flatMap((s) => stepResults(s).filter((r) => !r.file?.path));
   if (unfiled.length > 0) {
     lines.push("Results without a file:", "", ...unfiled.map(resultLine), "");
   }
@@ -95,7 +95,7 @@ export function truncateSummary(text: string, limit = SUMMARY_LIMIT): string {
 export function formatCheckReport(options: { packages: PackageReport[]; notes?: string[] }): CheckReport {
   const { packages } = options;
   const failed = packages.filter((p) => !p.result.ok);
-  const results = packages.flatMap((p) => p.result.steps.flatMap((s) => s.status.results ?? []));
+  const results = packages.flatMap((p) => p.result.steps.flatMap(stepResults));
   const count = (sev: string) => results.filter((r) => (r.severity ?? "info") === sev).length;
   const tally = [`${count("error")} error(s)`, `${count("warning")} warning(s)`].join(", ");
   const names = (list: PackageReport[]) => list.map((p) => displayPath(p.packagePath)).join(", ");

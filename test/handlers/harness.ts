@@ -15,7 +15,13 @@ export async function createTestProbot(settings: Partial<OperatorSettings> = {})
   const probot = new Probot({
     githubToken: "test-token",
     logLevel: "fatal",
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    // Function form: Probot 14 passes its own throttle options to every installation client, which would
+    // override an object default (and space writes 1 s apart); this runs last and switches both off.
+    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+      ...options,
+      retry: { enabled: false },
+      throttle: { ...(options.throttle as object), enabled: false },
+    })),
   });
   await probot.load(
     createApp({ allowExec: true, allowContainers: false, pushOnFailure: "Unrendered", ...settings }),

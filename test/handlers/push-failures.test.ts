@@ -127,10 +127,10 @@ describe("an unknown function", () => {
 
 describe("more than 50 annotations", () => {
   it("sends the first 50 with the create and the rest with updates, completing on the last", async () => {
-    // 3 resources x 20 warnings = 60 annotations; warnings do not fail the step, so nothing is committed.
+    // 3 resources x 20 warnings = 60 annotations; warnings do not fail the step (the Kptfile gains status).
     const pkg = files(["validators:", `  - exec: ${REPORT_FN} warning 20`]);
     const gh = new GitHubMock().tree(SHA, pkg).blobs(pkg);
-    gh.createCheckRun().updateCheckRun(1);
+    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun().updateCheckRun(1);
     const probot = await createTestProbot();
 
     await probot.receive(push());
@@ -138,6 +138,7 @@ describe("more than 50 annotations", () => {
     gh.assertDone();
     const create = gh.bodies("POST", "/check-runs")[0] as CheckBody;
     const [update] = gh.bodies("PATCH", "/check-runs/100") as CheckBody[];
+    expect(create.head_sha).toBe(RENDERED);
     expect(create.status).toBe("in_progress");
     expect(create.conclusion).toBeUndefined();
     expect(create.output.annotations).toHaveLength(50);
@@ -150,7 +151,7 @@ describe("more than 50 annotations", () => {
   it("completes the check run with failure when an update fails", async () => {
     const pkg = files(["validators:", `  - exec: ${REPORT_FN} warning 20`]);
     const gh = new GitHubMock().tree(SHA, pkg).blobs(pkg);
-    gh.createCheckRun();
+    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     gh.scope.patch(`${gh.base}/check-runs/100`).reply(gh.reply(500, { message: "Server Error" }));
     gh.updateCheckRun(1);
     const probot = await createTestProbot();

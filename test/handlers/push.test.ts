@@ -162,7 +162,7 @@ describe("subpackages", () => {
       "apps/web/db/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: db\n",
     };
     const gh = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    gh.createTree().createCommit(RENDERED).updateRef("drafts/apps/web/db/v1").createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(
