@@ -2,7 +2,7 @@
  * The render engine's contract: a package as files in, files plus a render status out. Pure: no
  * GitHub, no network; the function runtime is a parameter.
  */
-import type { FunctionResult } from "../krm/resource-list.js";
+import type { FunctionResult, KrmResource } from "../krm/resource-list.js";
 import type { FunctionRuntime } from "../runtimes/runtime.js";
 
 /**
@@ -66,6 +66,12 @@ export interface StepReport {
   durationMs: number;
   /** Number of resources the step ran on (after selectors / exclude). */
   resourceCount: number;
+  /** Display name of the package (`<root>` or `<root>/<subpath>`, kpt's `Package "..."`). */
+  packageName?: string;
+  /** True when the step has `selectors` or `exclude` (kpt then prints `on N resource(s)`). */
+  selected?: boolean;
+  /** Every result the function reported, in its order (results files, reports). */
+  results?: FunctionResult[];
 }
 
 /** Progress events, for the CLI's `[RUNNING]` / `[PASS]` lines. */
@@ -85,6 +91,13 @@ export interface RenderOptions {
   /** Working directory for `exec:` functions (default `process.cwd()`). */
   cwd?: string;
   onEvent?: (event: RenderEvent) => void;
+  /**
+   * How the package directory appears in messages (kpt prints paths such as
+   * `open <dir>/labelconfig1.yaml: no such file or directory`); default `packageName`.
+   */
+  packageDir?: string;
+  /** Write the Kptfile status into the root Kptfile (default true; false for out-of-place output). */
+  writeStatus?: boolean;
 }
 
 /**
@@ -97,6 +110,17 @@ export interface RenderResult {
   files: Map<string, Uint8Array> | undefined;
   status: KptfileStatus;
   steps: StepReport[];
-  /** Every result of every step, with the step it came from; files are relative to the package root. */
+  /** kpt's error chain (also the Rendered condition's message). */
   error?: string;
+  /** True when rendering failed before any package was hydrated (bad root Kptfile): nothing is stored. */
+  failedBeforeRender?: boolean;
+  /** What kpt's CLI prints after `Error: ` (undefined when a function failure was already reported). */
+  cliError?: string;
+  /** Files holding resources after render (relative paths): what `-o <dir>` writes. */
+  resourcePaths?: string[];
+  /** The rendered resources with root-relative path annotations (kpt's `-o stdout`), on success. */
+  resources?: KrmResource[];
+  /** Functions executed successfully and packages hydrated (kpt's summary line). */
+  executedCount?: number;
+  packageCount?: number;
 }

@@ -1,0 +1,59 @@
+/**
+ * The `porchlight` command: `render` (kpt fn render over the same engine as the app), and `rpkg` /
+ * `protect`, whose modules are loaded on demand.
+ */
+import { runRender } from "./render-command.js";
+
+const USAGE = `Usage: porchlight <command> [args]
+
+Commands:
+  render [PKG_PATH]   render a package in place, like \`kpt fn render\` (see \`porchlight render --help\`)
+  rpkg ...            package revision commands
+  protect ...         branch protection helpers
+`;
+
+interface SubcommandModule {
+  run(argv: string[]): Promise<number>;
+}
+
+async function runModule(specifier: string, command: string, argv: string[]): Promise<number> {
+  let mod: SubcommandModule;
+  try {
+    mod = (await import(specifier)) as SubcommandModule;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "ERR_MODULE_NOT_FOUND") {
+      process.stderr.write(`Error: the \`${command}\` command is not available in this build\n`);
+      return 1;
+    }
+    throw err;
+  }
+  return mod.run(argv);
+}
+
+/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "render":
+        return await runRender(rest);
+      case "rpkg":
+        return await runModule("./rpkg-get.js", "rpkg", rest);
+      case "protect":
+        return await runModule("./protect.js", "protect", rest);
+      case undefined:
+      case "-h":
+      case "--help":
+      case "help":
+        process.stdout.write(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        process.stderr.write(`Error: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+        return 1;
+    }
+  } catch (err) {
+    process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

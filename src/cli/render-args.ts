@@ -1,0 +1,108 @@
+/**
+ * Arguments of `porchlight render`, kpt fn render's flags: `[PKG_PATH]`, `--results-dir DIR`,
+ * `--allow-exec`, `--truncate-output[=false]`, `--image-pull-policy P` (accepted, ignored),
+ * `-o, --output <dir>|stdout|unwrap`, `--push-on-failure None|Unrendered|PartiallyRendered`, `--help`.
+ */
+import type { PushOnFailure } from "../engine/types.js";
+
+/** Parsed render arguments. */
+export interface RenderArgs {
+  pkgPath: string;
+  resultsDir: string | undefined;
+  allowExec: boolean;
+  truncateOutput: boolean;
+  output: string | undefined;
+  pushOnFailure: PushOnFailure | undefined;
+  help: boolean;
+}
+
+/** Usage text of `porchlight render`. */
+export const RENDER_USAGE = `Usage: porchlight render [PKG_PATH] [flags]
+
+Render a package in place, like \`kpt fn render\`: run the Kptfile pipelines of the package and its
+subpackages (mutators, then validators) and write the resources and the Kptfile status back.
+
+Flags:
+  --results-dir DIR          write the function results to DIR/results.yaml
+  --allow-exec               allow \`exec:\` functions (running binaries is a privileged operation)
+  --truncate-output=false    do not truncate the stderr of failing functions
+  --image-pull-policy P      accepted for kpt compatibility, ignored
+  -o, --output VALUE         write to a new directory, or to stdout (ResourceList) or unwrap (YAML)
+  --push-on-failure POLICY   what to store when rendering fails: None, Unrendered (default),
+                             PartiallyRendered
+  -h, --help                 show this help
+`;
+
+function parseBool(value: string | undefined, flag: string): boolean {
+  if (value === undefined || value === "true") return true;
+  if (value === "false") return false;
+  throw new Error(`invalid value ${JSON.stringify(value)} for ${flag}: expected true or false`);
+}
+
+/** Parses argv (after `render`). Throws an Error with a user-facing message on bad input. */
+export function parseRenderArgs(argv: readonly string[]): RenderArgs {
+  const args: RenderArgs = {
+    pkgPath: ".",
+    resultsDir: undefined,
+    allowExec: false,
+    truncateOutput: true,
+    output: undefined,
+    pushOnFailure: undefined,
+    help: false,
+  };
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf("=");
+    const name = arg.startsWith("-") && eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith("-") && eq > 0 ? arg.slice(eq + 1) : undefined;
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`flag needs an argument: ${name}`);
+      return next;
+    };
+    switch (name) {
+      case "-h":
+      case "--help":
+        args.help = true;
+        break;
+      case "--results-dir":
+        args.resultsDir = value();
+        break;
+      case "--allow-exec":
+        args.allowExec = parseBool(inline, name);
+        break;
+      case "--truncate-output":
+        args.truncateOutput = parseBool(inline, name);
+        break;
+      case "--allow-alpha-wasm":
+      case "--allow-network":
+        parseBool(inline, name);
+        break;
+      case "--image-pull-policy":
+        value();
+        break;
+      case "-o":
+      case "--output":
+        args.output = value();
+        break;
+      case "--push-on-failure": {
+        const v = value();
+        if (v !== "None" && v !== "Unrendered" && v !== "PartiallyRendered") {
+          throw new Error(
+            `invalid --push-on-failure ${JSON.stringify(v)}: expected None, Unrendered or PartiallyRendered`,
+          );
+        }
+        args.pushOnFailure = v;
+        break;
+      }
+      default:
+        if (arg.startsWith("-") && arg !== "-") throw new Error(`unknown flag: ${arg}`);
+        positional.push(arg);
+    }
+  }
+  if (positional.length > 1) throw new Error(`accepts at most 1 arg(s), received ${positional.length}`);
+  if (positional[0] !== undefined) args.pkgPath = positional[0];
+  return args;
+}

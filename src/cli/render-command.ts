@@ -1,0 +1,136 @@
+/**
+ * `porchlight render [PKG_PATH]`: kpt fn render on a directory. Steps: parse flags; resolve the
+ * package path (a symlink is resolved with a `[WARN]`); refuse an existing `-o` directory; read the
+ * package; render with the default runtime chain; write in place (or to `-o`); write
+ * `--results-dir/results.yaml`; print kpt's summary; exit 1 on failure.
+ */
+import { lstat, mkdir, realpath, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Document, isMap, isSeq, type YAMLMap } from "yaml";
+import { renderPackage } from "../engine/render.js";
+import type { RenderResult } from "../engine/types.js";
+import { getAnnotation, SEQ_INDENT, stripPipelineAnnotations } from "../krm/annotations.js";
+import type { KrmResource } from "../krm/resource-list.js";
+import { type SeqIndent, stringifyOptions } from "../krm/yaml-io.js";
+import { createDefaultRuntime } from "../runtimes/default.js";
+import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
+import { createRenderPrinter } from "./printer.js";
+import { parseRenderArgs, RENDER_USAGE, type RenderArgs } from "./render-args.js";
+import { resultsFileText } from "./results-file.js";
+
+const err = (text: string): void => {
+  process.stderr.write(text);
+};
+
+async function resolvePackage(pkgPath: string): Promise<string> {
+  const abs = path.resolve(pkgPath);
+  const info = await lstat(abs).catch(() => undefined);
+  if (!info) throw new Error(`missing package path ${JSON.stringify(pkgPath)}: no such file or directory`);
+  if (!info.isSymbolicLink()) return abs;
+  const real = await realpath(abs);
+  const shown = path.relative(process.cwd(), real) || ".";
+  err(
+    `[WARN] resolved symlink ${JSON.stringify(pkgPath)} to ${JSON.stringify(shown)}, please note that the symlinks within the package are ignored\n`,
+  );
+  return real;
+}
+
+function resourceListText(resources: KrmResource[]): string {
+  const list = new Document({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items: [] });
+  const items: unknown = (list.contents as YAMLMap).get("items", true);
+  if (!isSeq(items)) return list.toString();
+  for (const doc of resources) {
+    const node = doc.contents;
+    if (isMap(node) && doc.commentBefore) node.commentBefore = doc.commentBefore;
+    items.items.push(node);
+  }
+  return list.toString({ ...stringifyOptions("compact") });
+}
+
+function unwrapText(resources: KrmResource[]): string {
+  return resources
+    .map((doc) => {
+      const seq = (getAnnotation(doc, SEQ_INDENT) ?? "compact") as SeqIndent;
+      stripPipelineAnnotations(doc, true);
+      if (doc.directives) doc.directives.docStart = null;
+      return doc.toString(stringifyOptions(seq));
+    })
+    .join("---\n");
+}
+
+async function writeOutput(
+  args: RenderArgs,
+  result: RenderResult,
+  outDir: string | undefined,
+): Promise<void> {
+  if (args.output === "stdout") {
+    process.stdout.write(resourceListText(result.resources ?? []));
+  } else if (args.output === "unwrap") {
+    process.stdout.write(unwrapText(result.resources ?? []));
+  } else if (outDir && result.files) {
+    for (const rel of result.resourcePaths ?? []) {
+      const bytes = result.files.get(rel);
+      if (!bytes) continue;
+      const target = path.join(outDir, rel);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, bytes);
+    }
+  }
+}
+
+/** Runs `porchlight render`; resolves to the exit code. */
+export async function runRender(argv: string[]): Promise<number> {
+  let args: RenderArgs;
+  try {
+    args = parseRenderArgs(argv);
+  } catch (e) {
+    err(`Error: ${(e as Error).message}\n\n${RENDER_USAGE}`);
+    return 1;
+  }
+  if (args.help) {
+    process.stdout.write(RENDER_USAGE);
+    return 0;
+  }
+  const pkgDir = await resolvePackage(args.pkgPath);
+  const toDir = args.output !== undefined && args.output !== "stdout" && args.output !== "unwrap";
+  const outDir = toDir ? path.resolve(args.output!) : undefined;
+  if (outDir && (await exists(outDir))) {
+    err(
+      `Error: directory ${JSON.stringify(args.output)} already exists, please delete the directory and retry\n`,
+    );
+    return 1;
+  }
+  const files = await readPackageDir(pkgDir);
+  const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
+  const result = await renderPackage({
+    files,
+    runtime: createDefaultRuntime({ allowExec: args.allowExec }),
+    packageName: path.basename(pkgDir),
+    packageDir: pkgDir,
+    pushOnFailure: args.pushOnFailure,
+    cwd: process.cwd(),
+    onEvent: printer.onEvent,
+    writeStatus: args.output === undefined,
+  });
+  if (result.ok) printer.finish();
+  if (result.ok && args.output !== undefined) await writeOutput(args, result, outDir);
+  else if (result.files && args.output === undefined)
+    await writePackageDir({ dir: pkgDir, previous: files, next: result.files });
+  if (result.ok && args.output === undefined) {
+    err(
+      `Successfully executed ${result.executedCount ?? 0} function(s) in ${result.packageCount ?? 0} package(s).\n`,
+    );
+  }
+  if (args.resultsDir !== undefined && !result.failedBeforeRender) {
+    const dir = path.resolve(args.resultsDir);
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, "results.yaml");
+    await writeFile(file, resultsFileText(result.steps, result.ok ? 0 : 1));
+    err(`For complete results, see ${file}\n`);
+  }
+  if (!result.ok && result.cliError !== undefined) {
+    const message = result.cliError.startsWith("Error: ") ? result.cliError : `Error: ${result.cliError}`;
+    err(`${message.endsWith("\n") ? message : `${message}\n`}`);
+  }
+  return result.ok ? 0 : 1;
+}

@@ -1,0 +1,41 @@
+/**
+ * kpt's error chain (`internal/errors.E`): each level names an operation and optionally a package,
+ * e.g. `pkg.render: pkg .:\n\tpipeline.run: already handled error`. A nested chain is joined with
+ * `:\n\t`, a plain cause with `: `. The Kptfile `Rendered` condition message is this text.
+ */
+
+/** kpt's sentinel for a function failure whose output was already printed. */
+export const ALREADY_HANDLED = "already handled error";
+
+/** One level of kpt's error chain. */
+export class KptError extends Error {
+  readonly op: string;
+  readonly pkg: string | undefined;
+  override readonly cause: KptError | string;
+  constructor(options: { op: string; pkg?: string; cause: KptError | string }) {
+    super(formatChain(options.op, options.pkg, options.cause));
+    this.name = "KptError";
+    this.op = options.op;
+    this.pkg = options.pkg;
+    this.cause = options.cause;
+  }
+
+  /** The innermost plain cause (what kpt's CLI prints after `Error: `). */
+  rootCause(): string {
+    return typeof this.cause === "string" ? this.cause : this.cause.rootCause();
+  }
+}
+
+function formatChain(op: string, pkg: string | undefined, cause: KptError | string): string {
+  let head = op;
+  if (pkg !== undefined) head += `: pkg ${pkg}`;
+  if (typeof cause === "string") return `${head}: ${cause}`;
+  return `${head}:\n\t${cause.message}`;
+}
+
+/**
+ * kpt's `ValidateError` for a Kptfile field (`Kptfile is invalid:\nField: ...\nValue: ...\nReason: ...\n`).
+ */
+export function kptfileFieldError(options: { field: string; value: string; reason: string }): string {
+  return `Kptfile is invalid:\nField: \`${options.field}\`\nValue: ${JSON.stringify(options.value)}\nReason: ${options.reason}\n`;
+}

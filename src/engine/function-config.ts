@@ -1,0 +1,143 @@
+/**
+ * A pipeline step's functionConfig, as kpt builds it: `configMap:` becomes a `ConfigMap` named
+ * `function-input`; `configPath:` names a file of the package (relative, inside the package, one
+ * document with `metadata.name`), which is also one of the package's resources. Also kpt's static
+ * checks of those fields (`KptFile.Validate`), worded as kpt words them.
+ */
+import { Document, parseAllDocuments, Scalar, YAMLMap } from "yaml";
+import { goStringStyle } from "../krm/go-yaml-style.js";
+import { kptfileFieldError } from "./errors.js";
+import { functionName } from "./image.js";
+import type { KptFunction, Kptfile } from "./kptfile/schema.js";
+
+/** A step of a package's pipeline with its position (for messages like `pipeline.mutators[1]`). */
+export interface PipelineStep {
+  kind: "mutator" | "validator";
+  index: number;
+  fn: KptFunction;
+}
+
+/** The steps of a Kptfile's pipeline: mutators, then validators. */
+export function pipelineSteps(kptfile: Kptfile): PipelineStep[] {
+  const mutators = (kptfile.pipeline?.mutators ?? []).map((fn, index) => ({
+    kind: "mutator" as const,
+    index,
+    fn,
+  }));
+  const validators = (kptfile.pipeline?.validators ?? []).map((fn, index) => ({
+    kind: "validator" as const,
+    index,
+    fn,
+  }));
+  return [...mutators, ...validators];
+}
+
+/** `pipeline.mutators[0]`-style field prefix of a step. */
+export function stepField(step: PipelineStep): string {
+  return `pipeline.${step.kind}s[${step.index}]`;
+}
+
+/** Normalizes a relative POSIX path (`a/./b/../c` -> `a/c`); leading `..` segments are kept. */
+export function cleanPath(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === ".." && out.length > 0 && out[out.length - 1] !== "..") out.pop();
+    else out.push(part);
+  }
+  return out.join("/");
+}
+
+/**
+ * kpt's static Kptfile validation of the pipeline (`KptFile.Validate`). `readFile` reads a file
+ * relative to the package; `displayDir` is how the package directory appears in messages.
+ * Returns the error text (kpt's `Kptfile is invalid:` form), or undefined when valid.
+ */
+export function validatePipeline(options: {
+  kptfile: Kptfile;
+  readFile: (relPath: string) => string | undefined;
+  displayDir: string;
+}): string | undefined {
+  for (const step of pipelineSteps(options.kptfile)) {
+    const field = stepField(step);
+    const { fn } = step;
+    if (!fn.image && !fn.exec) {
+      return kptfileFieldError({
+        field: `${field}.image`,
+        value: "",
+        reason: "must specify a function (`image` or `exec`)",
+      });
+    }
+    if (fn.configMap && fn.configPath) {
+      return kptfileFieldError({
+        field,
+        value: fn.configPath,
+        reason: "functionConfig must not specify both `configMap` and `configPath` at the same time",
+      });
+    }
+    if (fn.configPath === undefined) continue;
+    const configPath = fn.configPath;
+    const cfgField = `${field}.configPath`;
+    if (configPath.startsWith("/"))
+      return kptfileFieldError({ field: cfgField, value: configPath, reason: "path must be relative" });
+    const cleaned = cleanPath(configPath);
+    if (cleaned === ".." || cleaned.startsWith("../")) {
+      return kptfileFieldError({
+        field: cfgField,
+        value: configPath,
+        reason: "path must not be outside the package",
+      });
+    }
+    const text = options.readFile(cleaned);
+    if (text === undefined) {
+      return kptfileFieldError({
+        field: cfgField,
+        value: configPath,
+        reason: `failed to open functionConfig from path ${JSON.stringify(configPath)}: open ${options.displayDir}/${configPath}: no such file or directory`,
+      });
+    }
+    const docs = parseAllDocuments(text);
+    const list = Array.isArray(docs) ? docs.filter((d) => d.contents !== null) : [];
+    if (list.some((d) => d.errors.length > 0)) {
+      return kptfileFieldError({
+        field: cfgField,
+        value: configPath,
+        reason: `failed to read functionConfig from path ${JSON.stringify(configPath)}: ${list.flatMap((d) => d.errors)[0].message.split("\n")[0]}`,
+      });
+    }
+    if (list.length > 1) {
+      return `functionConfig ${JSON.stringify(configPath)} must not contain more than one config, got ${list.length}`;
+    }
+    const name = list[0]?.getIn(["metadata", "name"]);
+    if (name === undefined || name === null || name === "") {
+      return kptfileFieldError({
+        field: cfgField,
+        value: configPath,
+        reason: "functionConfig resource must have `metadata.name`: resource must have `metadata.name`",
+      });
+    }
+  }
+  return undefined;
+}
+
+/** The ConfigMap kpt builds from `configMap:` (name `function-input`, local-config, data sorted). */
+export function configMapConfig(data: Record<string, string>): Document {
+  const doc = new Document({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "function-input", annotations: { "config.kubernetes.io/local-config": "true" } },
+  });
+  const dataMap = new YAMLMap();
+  for (const key of Object.keys(data).sort()) {
+    const value = new Scalar(data[key]);
+    value.type = goStringStyle(data[key]);
+    dataMap.set(key, value);
+  }
+  (doc.contents as YAMLMap).set("data", dataMap);
+  return doc;
+}
+
+/** The name kpt uses for a step in messages: the image's function name or the exec command. */
+export function stepDisplayName(fn: KptFunction): string {
+  return fn.image ? functionName(fn.image) : (fn.exec ?? "");
+}

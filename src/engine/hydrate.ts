@@ -1,0 +1,261 @@
+/**
+ * kpt's package hydration (`hydrate` in kpt's render executor): packages are rendered depth-first,
+ * subpackages before their parent (breadth-first with `kpt.dev/bfs-rendering: "true"`); a package's
+ * pipeline sees its own resources plus its subpackages' rendered resources (Kptfiles included).
+ * Failures are thrown as kpt error chains (`KptError`); the working set keeps the partial state.
+ */
+import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
+import type { FunctionResult } from "../krm/resource-list.js";
+import { YamlSyntaxError } from "../krm/yaml-errors.js";
+import { type ParsedFile, parseYamlFile } from "../krm/yaml-io.js";
+import type { FunctionRuntime } from "../runtimes/runtime.js";
+import { annotateRead, type Entry, inSubtree, nonKrmProblem, pathOf } from "./entries.js";
+import { KptError, kptfileFieldError } from "./errors.js";
+import {
+  cleanPath,
+  configMapConfig,
+  pipelineSteps,
+  stepDisplayName,
+  stepField,
+  validatePipeline,
+} from "./function-config.js";
+import { KptfileError, readKptfile } from "./kptfile/read.js";
+import type { Kptfile } from "./kptfile/schema.js";
+import { isSelected } from "./selectors.js";
+import { runStep, stepLabel } from "./step.js";
+import type { RenderEvent, StepReport, StepStatus } from "./types.js";
+
+/** Inputs of a hydration run. */
+export interface HydrationOptions {
+  text: (path: string) => string | undefined;
+  runtime: FunctionRuntime;
+  cwd: string;
+  rootName: string;
+  displayDir: string;
+  onEvent: ((event: RenderEvent) => void) | undefined;
+}
+
+/** State of one render: the working set and everything recorded on the way. */
+export class Hydration {
+  working: Entry[] = [];
+  readonly parsed = new Map<string, ParsedFile>();
+  readonly inputFiles = new Set<string>();
+  readonly kptfiles = new Map<string, Kptfile>();
+  readonly steps: StepReport[] = [];
+  readonly mutationSteps: StepStatus[] = [];
+  readonly validationSteps: StepStatus[] = [];
+  errorSummary: string | undefined;
+  executed = 0;
+  packages = 0;
+  private readonly loaded = new Set<string>();
+
+  constructor(private readonly options: HydrationOptions) {}
+
+  private packageName(pkg: string): string {
+    return pkg === "" ? this.options.rootName : `${this.options.rootName}/${pkg}`;
+  }
+
+  /** Reads and validates a subpackage's Kptfile (kpt: `pkg.Subpackages` / `pkg.read`). */
+  private readSubKptfile(node: PackageNode): void {
+    const file = joinPath(node.path, "Kptfile");
+    const display = displayPkgPath(node.path);
+    try {
+      const { kptfile } = readKptfile(file, this.options.text(file) ?? "");
+      this.kptfiles.set(node.path, kptfile);
+    } catch (err) {
+      if (!(err instanceof KptfileError)) throw err;
+      throw new KptError({ op: "pkg.Subpackages", pkg: display, cause: err.chainMessage(display) });
+    }
+  }
+
+  private validateSub(node: PackageNode): void {
+    const invalid = validatePipeline({
+      kptfile: this.kptfiles.get(node.path)!,
+      readFile: (rel) => this.options.text(joinPath(node.path, rel)),
+      displayDir: `${this.options.displayDir}/${node.path}`,
+    });
+    if (invalid) throw new KptError({ op: "pkg.render", pkg: displayPkgPath(node.path), cause: invalid });
+  }
+
+  /** Loads a package's own resources into the working set (once). */
+  loadLocal(node: PackageNode): void {
+    if (this.loaded.has(node.path)) return;
+    this.loaded.add(node.path);
+    for (const file of node.resourceFiles) {
+      const text = this.options.text(file) ?? "";
+      let parsed: ParsedFile;
+      try {
+        parsed = parseYamlFile(file, text);
+      } catch (err) {
+        if (!(err instanceof YamlSyntaxError)) throw err;
+        throw new KptError({
+          op: "pkg.render",
+          pkg: displayPkgPath(node.path),
+          cause: `${file}: ${err.detail}`,
+        });
+      }
+      this.parsed.set(file, parsed);
+      if (parsed.docs.length > 0) this.inputFiles.add(file);
+      const rel = node.path === "" ? file : file.slice(node.path.length + 1);
+      for (const doc of parsed.docs) {
+        const createdAnnotations = annotateRead(doc.doc, rel, doc.index, parsed.seqIndent);
+        this.working.push({
+          doc: doc.doc,
+          pkg: node.path,
+          origin: doc,
+          originFile: parsed,
+          createdAnnotations,
+        });
+      }
+    }
+  }
+
+  private replaceSubtree(pkg: string, entries: Entry[]): void {
+    this.working = [...this.working.filter((e) => !inSubtree(e.pkg, pkg)), ...entries];
+  }
+
+  /** Depth-first: subpackages (in order) first, then the package's own pipeline. */
+  async hydrateDfs(node: PackageNode): Promise<void> {
+    const display = displayPkgPath(node.path);
+    this.packages++;
+    try {
+      for (const sub of node.subpackages) this.readSubKptfile(sub);
+    } catch (err) {
+      throw wrap(display, err);
+    }
+    for (const sub of node.subpackages) {
+      try {
+        this.validateSub(sub);
+        await this.hydrateDfs(sub);
+      } catch (err) {
+        throw wrap(display, err);
+      }
+    }
+    try {
+      this.loadLocal(node);
+      await this.runPipeline(node, false);
+    } catch (err) {
+      throw wrap(display, err);
+    }
+  }
+
+  /** Breadth-first: every package's resources are loaded, then pipelines run parent first. */
+  async hydrateBfs(root: PackageNode): Promise<void> {
+    const queue: PackageNode[] = [root];
+    const order: PackageNode[] = [];
+    try {
+      while (queue.length > 0) {
+        const node = queue.shift()!;
+        order.push(node);
+        for (const sub of node.subpackages) {
+          this.readSubKptfile(sub);
+          this.validateSub(sub);
+          queue.push(sub);
+        }
+      }
+      for (const node of [...order].reverse()) this.loadLocal(node);
+      for (const node of order) {
+        this.packages++;
+        await this.runPipeline(node, true);
+      }
+    } catch (err) {
+      throw wrap(".", err);
+    }
+  }
+
+  /** Runs one package's pipeline on its subtree's entries; failures throw the package's cause. */
+  private async runPipeline(node: PackageNode, bfs: boolean): Promise<void> {
+    const kptfile = this.kptfiles.get(node.path)!;
+    const pkgName = this.packageName(node.path);
+    this.options.onEvent?.({
+      type: "package-start",
+      packagePath: displayPkgPath(node.path),
+      packageName: pkgName,
+    });
+    let entries = this.working.filter((e) => inSubtree(e.pkg, node.path));
+    const steps = pipelineSteps(kptfile);
+    if (steps.length === 0) {
+      const problem = nonKrmProblem(entries);
+      if (problem) throw new PlainCause(`input resource list must contain only KRM resources: ${problem}`);
+      return;
+    }
+    const local = entries.filter((e) => e.pkg === node.path && e.origin);
+    for (const step of steps) {
+      const configPath = step.fn.configPath;
+      if (configPath === undefined) continue;
+      if (!local.some((e) => pathOf(e.doc) === cleanPath(configPath))) {
+        throw new PlainCause(
+          kptfileFieldError({
+            field: `${stepField(step)}.configPath`,
+            value: configPath,
+            reason: `functionConfig resource for ${step.kind} ${JSON.stringify(stepDisplayName(step.fn))} is missing from path ${JSON.stringify(configPath)}, this also occurs if ${JSON.stringify(configPath)} is part of a subpackage`,
+          }),
+        );
+      }
+    }
+    for (const step of steps) {
+      const cfgPath = step.fn.configPath === undefined ? undefined : cleanPath(step.fn.configPath);
+      const functionConfig = step.fn.configMap
+        ? configMapConfig(step.fn.configMap)
+        : cfgPath === undefined
+          ? undefined
+          : entries.find((e) => e.pkg === node.path && pathOf(e.doc) === cfgPath)?.doc;
+      const name = step.fn.image ?? step.fn.exec ?? "";
+      const filtering = (step.fn.selectors?.length ?? 0) > 0 || (step.fn.exclude?.length ?? 0) > 0;
+      const packagePath = displayPkgPath(node.path);
+      const resourceCount = filtering
+        ? entries.filter((e) => isSelected(e.doc, step.fn.selectors, step.fn.exclude)).length
+        : entries.length;
+      const pending = { packagePath, kind: step.kind, name, resourceCount, selected: filtering };
+      this.options.onEvent?.({ type: "step-start", step: { ...pending, packageName: pkgName } });
+      const outcome = await runStep({
+        step,
+        pkg: node.path,
+        entries,
+        functionConfig,
+        runtime: this.options.runtime,
+        cwd: this.options.cwd,
+      });
+      const report: StepReport = {
+        ...pending,
+        packageName: pkgName,
+        resourceCount: outcome.resourceCount,
+        status: outcome.status,
+        durationMs: outcome.durationMs,
+        results: outcome.results satisfies FunctionResult[],
+      };
+      this.steps.push(report);
+      (step.kind === "mutator" ? this.mutationSteps : this.validationSteps).push(outcome.status);
+      this.options.onEvent?.({ type: "step-end", step: report });
+      if (outcome.failure !== undefined) {
+        const label = stepLabel(step);
+        const st = outcome.status;
+        this.errorSummary = st.executionError
+          ? `${label}: ${st.executionError}`
+          : `${label}: exit code ${st.exitCode}`;
+        throw new KptError({
+          op: "pipeline.run",
+          pkg: bfs && node.path !== "" ? displayPkgPath(node.path) : undefined,
+          cause: outcome.failure,
+        });
+      }
+      this.executed++;
+      entries = outcome.entries;
+      this.replaceSubtree(node.path, entries);
+    }
+  }
+}
+
+/** A plain (non-chain) cause of a package's failure, e.g. a pipeline validation message. */
+class PlainCause extends Error {}
+
+/** Wraps a child failure (or a plain cause) into this package's `pkg.render` level. */
+function wrap(display: string, err: unknown): KptError {
+  if (err instanceof PlainCause) return new KptError({ op: "pkg.render", pkg: display, cause: err.message });
+  if (err instanceof KptError) {
+    // A `pkg.render` error of this very package is already wrapped.
+    if (err.op === "pkg.render" && err.pkg === display) return err;
+    return new KptError({ op: "pkg.render", pkg: display, cause: err });
+  }
+  throw err;
+}

@@ -1,0 +1,135 @@
+/**
+ * The `kpt.dev/v1` Kptfile schema (kpt's `pkg/api/kptfile/v1` types), decoded strictly like kpt's
+ * yaml.v3 `KnownFields` decoding: unknown fields are errors. Field order here is kpt's struct order,
+ * which is also the order in which the root Kptfile is written back when the status is written.
+ */
+import { z } from "zod";
+
+const stringMap = z.record(z.string(), z.string());
+
+/** kpt's `Selector`: every set field must match (labels/annotations: all given pairs). */
+export const selectorSchema = z.strictObject({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+  labels: stringMap.optional(),
+  annotations: stringMap.optional(),
+});
+export type Selector = z.infer<typeof selectorSchema>;
+
+/** kpt's `Function`: one pipeline step. */
+export const functionSchema = z.strictObject({
+  image: z.string().optional(),
+  exec: z.string().optional(),
+  configPath: z.string().optional(),
+  configMap: stringMap.optional(),
+  name: z.string().optional(),
+  tag: z.string().optional(),
+  selectors: z.array(selectorSchema).optional(),
+  exclude: z.array(selectorSchema).optional(),
+});
+export type KptFunction = z.infer<typeof functionSchema>;
+
+const gitSchema = z.strictObject({
+  repo: z.string().optional(),
+  directory: z.string().optional(),
+  ref: z.string().optional(),
+});
+
+const gitLockSchema = gitSchema.extend({ commit: z.string().optional() });
+
+/** The whole Kptfile (status is kept as read; the engine replaces it). */
+export const kptfileSchema = z.strictObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata: z
+    .strictObject({
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      labels: stringMap.optional(),
+      annotations: stringMap.optional(),
+    })
+    .optional(),
+  upstream: z
+    .strictObject({
+      type: z.string().optional(),
+      git: gitSchema.optional(),
+      updateStrategy: z.string().optional(),
+    })
+    .optional(),
+  upstreamLock: z
+    .strictObject({
+      type: z.string().optional(),
+      git: gitLockSchema.optional(),
+      generic: z
+        .strictObject({
+          storeID: z.string().optional(),
+          resourceID: z.string().optional(),
+          resourceVersion: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  info: z
+    .strictObject({
+      site: z.string().optional(),
+      emails: z.array(z.string()).optional(),
+      license: z.string().optional(),
+      licenseFile: z.string().optional(),
+      description: z.string().optional(),
+      keywords: z.array(z.string()).optional(),
+      man: z.string().optional(),
+      readinessGates: z.array(z.strictObject({ conditionType: z.string() })).optional(),
+    })
+    .optional(),
+  pipeline: z
+    .strictObject({
+      mutators: z.array(functionSchema).optional(),
+      validators: z.array(functionSchema).optional(),
+    })
+    .optional(),
+  inventory: z
+    .strictObject({
+      namespace: z.string().optional(),
+      name: z.string().optional(),
+      inventoryID: z.string().optional(),
+      labels: stringMap.optional(),
+      annotations: stringMap.optional(),
+    })
+    .optional(),
+  status: z.unknown().optional(),
+});
+export type Kptfile = z.infer<typeof kptfileSchema>;
+
+/** Go struct type names kpt's decoder prints for unknown fields, by parent path. */
+export function goTypeName(path: readonly (string | number)[]): string {
+  const keys = path.filter((p): p is string => typeof p === "string");
+  const last = keys[keys.length - 1];
+  switch (last) {
+    case undefined:
+      return "v1.KptFile";
+    case "metadata":
+      return "yaml.ObjectMeta";
+    case "pipeline":
+      return "v1.Pipeline";
+    case "mutators":
+    case "validators":
+      return "v1.Function";
+    case "selectors":
+    case "exclude":
+      return "v1.Selector";
+    case "info":
+      return "v1.PackageInfo";
+    case "upstream":
+      return "v1.Upstream";
+    case "upstreamLock":
+      return "v1.Locator";
+    case "git":
+      return "v1.Git";
+    case "inventory":
+      return "v1.Inventory";
+    default:
+      return `v1.${last}`;
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * Writing the root Kptfile with its status the way kpt does: the Kptfile is re-serialized from its
+ * typed struct (Go yaml.v3 marshalling): kpt's field order, map keys sorted, empty fields omitted,
+ * Go's quoting rules, sequences indented under their key (kyaml "wide" style), comments dropped.
+ */
+import { Document, isScalar, visit } from "yaml";
+import { goStringStyle } from "../../krm/go-yaml-style.js";
+import type { FunctionResult } from "../../krm/resource-list.js";
+import type { KptfileStatus, StepStatus } from "../types.js";
+import type { KptFunction, Kptfile, Selector } from "./schema.js";
+
+type Ordered = Record<string, unknown>;
+
+function sortedMap(map: Record<string, string> | undefined): Ordered | undefined {
+  if (!map || Object.keys(map).length === 0) return undefined;
+  const out: Ordered = {};
+  for (const key of Object.keys(map).sort()) out[key] = map[key];
+  return out;
+}
+
+/** Builds an object with keys in the given order, dropping Go `omitempty` zero values. */
+function ordered(entries: Array<[string, unknown]>): Ordered {
+  const out: Ordered = {};
+  for (const [key, value] of entries) {
+    if (value === undefined || value === null || value === "") continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+function isEmpty(value: Ordered): boolean {
+  return Object.keys(value).length === 0;
+}
+
+function selector(s: Selector): Ordered {
+  return ordered([
+    ["apiVersion", s.apiVersion],
+    ["kind", s.kind],
+    ["name", s.name],
+    ["namespace", s.namespace],
+    ["labels", sortedMap(s.labels)],
+    ["annotations", sortedMap(s.annotations)],
+  ]);
+}
+
+function fn(f: KptFunction): Ordered {
+  return ordered([
+    ["image", f.image],
+    ["exec", f.exec],
+    ["configPath", f.configPath],
+    ["configMap", sortedMap(f.configMap)],
+    ["name", f.name],
+    ["tag", f.tag],
+    ["selectors", f.selectors?.map(selector)],
+    ["exclude", f.exclude?.map(selector)],
+  ]);
+}
+
+function result(r: FunctionResult): Ordered {
+  const ref = r.resourceRef
+    ? ordered([
+        ["apiVersion", r.resourceRef.apiVersion],
+        ["kind", r.resourceRef.kind],
+        ["name", r.resourceRef.name],
+        ["namespace", r.resourceRef.namespace],
+      ])
+    : undefined;
+  const field = r.field
+    ? ordered([
+        ["path", r.field.path],
+        ["currentValue", goText(r.field.currentValue)],
+        ["proposedValue", goText(r.field.proposedValue)],
+      ])
+    : undefined;
+  const file = r.file
+    ? ordered([
+        ["path", r.file.path],
+        ["index", r.file.index ? r.file.index : undefined],
+      ])
+    : undefined;
+  return ordered([
+    ["message", r.message],
+    ["severity", r.severity],
+    ["resourceRef", ref && !isEmpty(ref) ? ref : undefined],
+    ["field", field && !isEmpty(field) ? field : undefined],
+    ["file", file && !isEmpty(file) ? file : undefined],
+  ]);
+}
+
+function goText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** One step in kpt's `PipelineStepResult` field order. */
+export function stepObject(step: StepStatus): Ordered {
+  return ordered([
+    ["image", step.image],
+    ["exec", step.exec],
+    ["executionError", step.executionError],
+    ["stderr", step.stderr],
+    ["exitCode", step.exitCode],
+    ["results", step.results?.map(result)],
+    ["errorResults", step.errorResults?.map(result)],
+  ]);
+}
+
+/** The status in kpt's `Status` field order. */
+export function statusObject(status: KptfileStatus): Ordered {
+  const render = status.renderStatus
+    ? ordered([
+        ["mutationSteps", status.renderStatus.mutationSteps?.map(stepObject)],
+        ["validationSteps", status.renderStatus.validationSteps?.map(stepObject)],
+        ["errorSummary", status.renderStatus.errorSummary],
+      ])
+    : undefined;
+  return ordered([
+    [
+      "conditions",
+      status.conditions.map((c) =>
+        ordered([
+          ["type", c.type],
+          ["status", c.status],
+          ["reason", c.reason],
+          ["message", c.message],
+        ]),
+      ),
+    ],
+    ["renderStatus", render && !isEmpty(render) ? render : undefined],
+  ]);
+}
+
+/** The whole Kptfile in kpt's struct order. */
+export function kptfileObject(k: Kptfile, status: KptfileStatus | undefined): Ordered {
+  const meta = k.metadata
+    ? ordered([
+        ["name", k.metadata.name],
+        ["namespace", k.metadata.namespace],
+        ["labels", sortedMap(k.metadata.labels)],
+        ["annotations", sortedMap(k.metadata.annotations)],
+      ])
+    : undefined;
+  const pipeline = k.pipeline
+    ? ordered([
+        ["mutators", k.pipeline.mutators?.map(fn)],
+        ["validators", k.pipeline.validators?.map(fn)],
+      ])
+    : undefined;
+  const info = k.info
+    ? ordered([
+        ["site", k.info.site],
+        ["emails", k.info.emails],
+        ["license", k.info.license],
+        ["licenseFile", k.info.licenseFile],
+        ["description", k.info.description],
+        ["keywords", k.info.keywords],
+        ["man", k.info.man],
+        ["readinessGates", k.info.readinessGates?.map((g) => ({ conditionType: g.conditionType }))],
+      ])
+    : undefined;
+  const upstream = k.upstream
+    ? ordered([
+        ["type", k.upstream.type],
+        ["git", k.upstream.git ? ordered(Object.entries(k.upstream.git)) : undefined],
+        ["updateStrategy", k.upstream.updateStrategy],
+      ])
+    : undefined;
+  const lock = k.upstreamLock
+    ? ordered([
+        ["type", k.upstreamLock.type],
+        [
+          "git",
+          k.upstreamLock.git
+            ? ordered([
+                ["repo", k.upstreamLock.git.repo],
+                ["directory", k.upstreamLock.git.directory],
+                ["ref", k.upstreamLock.git.ref],
+                ["commit", k.upstreamLock.git.commit],
+              ])
+            : undefined,
+        ],
+        ["generic", k.upstreamLock.generic ? ordered(Object.entries(k.upstreamLock.generic)) : undefined],
+      ])
+    : undefined;
+  const inventory = k.inventory
+    ? ordered([
+        ["namespace", k.inventory.namespace],
+        ["name", k.inventory.name],
+        ["inventoryID", k.inventory.inventoryID],
+        ["labels", sortedMap(k.inventory.labels)],
+        ["annotations", sortedMap(k.inventory.annotations)],
+      ])
+    : undefined;
+  return ordered([
+    ["apiVersion", k.apiVersion],
+    ["kind", k.kind],
+    ["metadata", meta && !isEmpty(meta) ? meta : undefined],
+    ["upstream", upstream],
+    ["upstreamLock", lock],
+    ["info", info],
+    ["pipeline", pipeline],
+    ["inventory", inventory],
+    ["status", status ? statusObject(status) : undefined],
+  ]);
+}
+
+/** Serializes plain ordered data like Go's yaml.v3 marshaller with kyaml's wide sequence indent. */
+export function goMarshal(value: Ordered): string {
+  const doc = new Document(value);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (isScalar(node) && typeof node.value === "string") node.type = goStringStyle(node.value);
+    },
+  });
+  return doc.toString({ indent: 2, indentSeq: true, lineWidth: 0, minContentWidth: 0 });
+}
+
+/** The root Kptfile's text with `status` set, as kpt writes it. */
+export function writeKptfileWithStatus(kptfile: Kptfile, status: KptfileStatus): string {
+  return goMarshal(kptfileObject(kptfile, status));
+}

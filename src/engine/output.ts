@@ -1,0 +1,106 @@
+/**
+ * Turning the working set back into files (kyaml's `LocalPackageWriter` as kpt uses it): resources
+ * grouped by their path annotation (relative to their package), ordered by index, pipeline
+ * annotations stripped, files whose resources all disappeared pruned; other files untouched.
+ */
+import type { Document } from "yaml";
+import {
+  annotationsOf,
+  INTERNAL_PATH,
+  LEGACY_PATH,
+  readLocation,
+  setAnnotations,
+  stripPipelineAnnotations,
+} from "../krm/annotations.js";
+import { joinPath } from "../krm/package-tree.js";
+import { type ParsedFile, renderFileText } from "../krm/yaml-io.js";
+import type { Entry } from "./entries.js";
+
+const encoder = new TextEncoder();
+
+/** The default file for a resource without a path annotation (kyaml: `<kind>_<name>.yaml`). */
+function defaultPath(doc: Document): string {
+  const kind = String(doc.getIn(["kind"]) ?? "").toLowerCase();
+  const name = String(doc.getIn(["metadata", "name"]) ?? "");
+  return `${kind}_${name}.yaml`;
+}
+
+interface Placed {
+  entry: Entry;
+  file: string;
+  index: number;
+  order: number;
+}
+
+/** Where each entry goes: full path relative to the root, and its index in the file. */
+export function placeEntries(entries: readonly Entry[]): Placed[] {
+  return entries.map((entry, order) => {
+    const original = entry.origin
+      ? { path: entry.originFile?.path, index: entry.origin.index }
+      : { path: undefined, index: undefined };
+    const loc = readLocation(
+      entry.doc,
+      original.path === undefined ? undefined : { path: localPath(entry), index: original.index },
+    );
+    const rel = loc.path ?? defaultPath(entry.doc);
+    return { entry, file: joinPath(entry.pkg, rel), index: loc.index ?? Number.MAX_SAFE_INTEGER, order };
+  });
+}
+
+function localPath(entry: Entry): string | undefined {
+  const full = entry.originFile?.path;
+  if (full === undefined) return undefined;
+  return entry.pkg === "" ? full : full.slice(entry.pkg.length + 1);
+}
+
+/**
+ * Writes the entries into a copy of `files`. `parsed` are the files as read; `inputFiles` those that
+ * held resources (pruned when no resource is left in them).
+ */
+export function composeFiles(options: {
+  files: ReadonlyMap<string, Uint8Array>;
+  entries: readonly Entry[];
+  parsed: ReadonlyMap<string, ParsedFile>;
+  inputFiles: ReadonlySet<string>;
+}): { files: Map<string, Uint8Array>; resourcePaths: string[] } {
+  const out = new Map(options.files);
+  const groups = new Map<string, Placed[]>();
+  for (const placed of placeEntries(options.entries)) {
+    const list = groups.get(placed.file) ?? [];
+    list.push(placed);
+    groups.set(placed.file, list);
+  }
+  for (const [file, list] of groups) {
+    list.sort((a, b) => a.index - b.index || a.order - b.order);
+    for (const p of list) stripPipelineAnnotations(p.entry.doc, p.entry.createdAnnotations);
+    const text = renderFileText({
+      path: file,
+      docs: list.map((p) => ({ doc: p.entry.doc, origin: p.entry.origin, originFile: p.entry.originFile })),
+      original: options.parsed.get(file),
+    });
+    out.set(file, encoder.encode(text));
+  }
+  for (const file of options.inputFiles) {
+    if (!groups.has(file)) out.delete(file);
+  }
+  return { files: out, resourcePaths: [...groups.keys()].sort() };
+}
+
+/**
+ * The resources as kpt prints them with `-o stdout`: clones whose path annotations are relative to
+ * the root package.
+ */
+export function outputResources(entries: readonly Entry[]): Document[] {
+  return placeEntries(entries).map((p) => {
+    const doc = p.entry.doc.clone();
+    const index = String(p.index === Number.MAX_SAFE_INTEGER ? 0 : p.index);
+    if (!annotationsOf(doc)) setAnnotations(doc, []);
+    setAnnotations(doc, [
+      ["config.kubernetes.io/index", index],
+      [LEGACY_PATH, p.file],
+      ["internal.config.kubernetes.io/index", index],
+      [INTERNAL_PATH, p.file],
+    ]);
+    return doc;
+  });
+}

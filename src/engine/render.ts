@@ -1,0 +1,194 @@
+/**
+ * `renderPackage`: kpt fn render over in-memory package files.
+ *
+ * Steps:
+ * 1. read and validate the root Kptfile (failures here store nothing: `failedBeforeRender`);
+ * 2. build the package tree (subpackages, `.krmignore`, hidden directories);
+ * 3. hydrate depth-first (or breadth-first with `kpt.dev/bfs-rendering: "true"`), running each
+ *    package's mutators then validators through the runtime;
+ * 4. compute the root Kptfile `status` (Rendered condition, renderStatus, errorSummary);
+ * 5. store per policy: everything on success; on failure `None` / `Unrendered` (default) /
+ *    `PartiallyRendered` (`kpt.dev/save-on-render-failure: "true"` selects it too).
+ */
+
+import { buildPackageTree } from "../krm/package-tree.js";
+import type { Entry } from "./entries.js";
+import { KptError } from "./errors.js";
+import { validatePipeline } from "./function-config.js";
+import { Hydration } from "./hydrate.js";
+import { KptfileError, readKptfile, toPlain } from "./kptfile/read.js";
+import { type Kptfile, kptfileSchema } from "./kptfile/schema.js";
+import { writeKptfileWithStatus } from "./kptfile/write.js";
+import { composeFiles, outputResources } from "./output.js";
+import type { KptfileStatus, PushOnFailure, RenderOptions, RenderResult } from "./types.js";
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Annotation on the root Kptfile selecting `PartiallyRendered` on failure (kpt). */
+export const SAVE_ON_RENDER_FAILURE = "kpt.dev/save-on-render-failure";
+/** Annotation on the root Kptfile selecting breadth-first hydration (kpt). */
+export const BFS_RENDERING = "kpt.dev/bfs-rendering";
+
+function failureBeforeRender(message: string, cliError: string): RenderResult {
+  return {
+    ok: false,
+    files: undefined,
+    status: { conditions: [{ type: "Rendered", status: "False", reason: "RenderFailed", message }] },
+    steps: [],
+    error: message,
+    failedBeforeRender: true,
+    cliError,
+  };
+}
+
+/**
+ * Renders a package like `kpt fn render`. Never throws for package problems: a bad Kptfile, a
+ * failing function or an unknown function all come back as `ok: false` with kpt's error chain.
+ */
+export async function renderPackage(options: RenderOptions): Promise<RenderResult> {
+  const text = (path: string): string | undefined => {
+    const bytes = options.files.get(path);
+    return bytes === undefined ? undefined : decoder.decode(bytes);
+  };
+  const displayDir = options.packageDir ?? options.packageName;
+  const rootText = text("Kptfile");
+  if (rootText === undefined) {
+    const err = new KptfileError({ file: "Kptfile", detail: "no such file or directory", kind: "missing" });
+    return failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir));
+  }
+  let rootKptfile: Kptfile;
+  try {
+    rootKptfile = readKptfile("Kptfile", rootText).kptfile;
+  } catch (err) {
+    if (!(err instanceof KptfileError)) throw err;
+    return failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir));
+  }
+  const invalid = validatePipeline({ kptfile: rootKptfile, readFile: text, displayDir });
+  if (invalid) return failureBeforeRender(`pkg.render: pkg .: ${invalid}`, invalid);
+
+  const annotations = rootKptfile.metadata?.annotations ?? {};
+  const policy: PushOnFailure =
+    annotations[SAVE_ON_RENDER_FAILURE] === "true"
+      ? "PartiallyRendered"
+      : (options.pushOnFailure ?? "Unrendered");
+  const tree = buildPackageTree({
+    paths: [...options.files.keys()],
+    rootName: options.packageName,
+    readText: text,
+  });
+  const hydration = new Hydration({
+    text,
+    runtime: options.runtime,
+    cwd: options.cwd ?? process.cwd(),
+    rootName: options.packageName,
+    displayDir,
+    onEvent: options.onEvent,
+  });
+  hydration.kptfiles.set("", rootKptfile);
+  let failure: KptError | undefined;
+  try {
+    if (annotations[BFS_RENDERING] === "true") await hydration.hydrateBfs(tree);
+    else await hydration.hydrateDfs(tree);
+  } catch (err) {
+    if (!(err instanceof KptError)) throw err;
+    failure = err;
+  }
+
+  const status = buildStatus(hydration, failure);
+  const writeStatus = options.writeStatus ?? true;
+  const common = {
+    status,
+    steps: hydration.steps,
+    executedCount: hydration.executed,
+    packageCount: hydration.packages,
+  };
+  if (failure) {
+    const base = { ...common, ok: false, error: failure.message, cliError: cliErrorOf(failure) };
+    if (policy === "None") return { ...base, files: undefined };
+    if (policy === "Unrendered") {
+      const files = new Map(options.files);
+      if (writeStatus) files.set("Kptfile", encoder.encode(writeKptfileWithStatus(rootKptfile, status)));
+      return { ...base, files };
+    }
+    const { files } = store(
+      hydration,
+      options.files,
+      writeStatus ? { status, fallback: rootKptfile } : undefined,
+    );
+    return { ...base, files };
+  }
+  const resources = outputResources(hydration.working);
+  const { files, resourcePaths } = store(
+    hydration,
+    options.files,
+    writeStatus ? { status, fallback: rootKptfile } : undefined,
+  );
+  return { ...common, ok: true, files, resourcePaths, resources };
+}
+
+function cliErrorOf(failure: KptError): string | undefined {
+  const cause = failure.rootCause();
+  return cause === "already handled error" ? undefined : cause;
+}
+
+function buildStatus(h: Hydration, failure: KptError | undefined): KptfileStatus {
+  const status: KptfileStatus = {
+    conditions: [
+      failure
+        ? { type: "Rendered", status: "False", reason: "RenderFailed", message: failure.message }
+        : { type: "Rendered", status: "True", reason: "RenderSuccess" },
+    ],
+  };
+  if (h.mutationSteps.length > 0 || h.validationSteps.length > 0 || h.errorSummary) {
+    status.renderStatus = {};
+    if (h.mutationSteps.length > 0) status.renderStatus.mutationSteps = h.mutationSteps;
+    if (h.validationSteps.length > 0) status.renderStatus.validationSteps = h.validationSteps;
+    if (h.errorSummary) status.renderStatus.errorSummary = h.errorSummary;
+  }
+  return status;
+}
+
+function isRootKptfile(entry: Entry): boolean {
+  return entry.pkg === "" && entry.originFile?.path === "Kptfile" && entry.doc.getIn(["kind"]) === "Kptfile";
+}
+
+/** Composes the stored files from the working set, the root Kptfile re-serialized with the status. */
+function store(
+  h: Hydration,
+  original: ReadonlyMap<string, Uint8Array>,
+  withStatus: { status: KptfileStatus; fallback: Kptfile } | undefined,
+): { files: Map<string, Uint8Array>; resourcePaths: string[] } {
+  if (!withStatus) {
+    return composeFiles({ files: original, entries: h.working, parsed: h.parsed, inputFiles: h.inputFiles });
+  }
+  const root = h.working.find(isRootKptfile);
+  const rest = h.working.filter((e) => e !== root);
+  const inputFiles = new Set(h.inputFiles);
+  inputFiles.delete("Kptfile");
+  const composed = composeFiles({ files: original, entries: rest, parsed: h.parsed, inputFiles });
+  let kptfile = withStatus.fallback;
+  if (root) {
+    const clone = root.doc.clone();
+    const meta = clone.getIn(["metadata", "annotations"]);
+    if (meta) {
+      for (const key of [
+        "config.kubernetes.io/index",
+        "config.kubernetes.io/path",
+        "internal.config.kubernetes.io/index",
+        "internal.config.kubernetes.io/path",
+        "internal.config.kubernetes.io/seqindent",
+        "config.k8s.io/id",
+      ]) {
+        clone.deleteIn(["metadata", "annotations", key]);
+      }
+      const left = clone.getIn(["metadata", "annotations"]) as { items?: unknown[] } | undefined;
+      if (root.createdAnnotations && left?.items?.length === 0) clone.deleteIn(["metadata", "annotations"]);
+    }
+    const parsed = kptfileSchema.safeParse(toPlain(clone.contents));
+    if (parsed.success) kptfile = parsed.data;
+  }
+  composed.files.set("Kptfile", encoder.encode(writeKptfileWithStatus(kptfile, withStatus.status)));
+  if (!composed.resourcePaths.includes("Kptfile")) composed.resourcePaths.push("Kptfile");
+  return composed;
+}

@@ -1,0 +1,45 @@
+/**
+ * kpt's `selectors` / `exclude` of a pipeline step (`fnruntime.SelectInput`): a resource is selected
+ * when it matches any selector (all resources when there is none) and no exclusion; a selector
+ * matches when every field it sets matches (labels and annotations: every given pair present).
+ */
+import type { Document } from "yaml";
+import { toPlain } from "./kptfile/read.js";
+import type { Selector } from "./kptfile/schema.js";
+
+interface ResourceMeta {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+}
+
+function subsetOf(
+  wanted: Record<string, string> | undefined,
+  actual: Record<string, string> | undefined,
+): boolean {
+  if (!wanted) return true;
+  return Object.entries(wanted).every(([k, v]) => actual?.[k] === v);
+}
+
+/** Whether one resource matches one selector. */
+export function matchesSelector(doc: Document, selector: Selector): boolean {
+  const r = (toPlain(doc.contents) ?? {}) as ResourceMeta;
+  if (selector.apiVersion && r.apiVersion !== selector.apiVersion) return false;
+  if (selector.kind && r.kind !== selector.kind) return false;
+  if (selector.name && r.metadata?.name !== selector.name) return false;
+  if (selector.namespace && r.metadata?.namespace !== selector.namespace) return false;
+  if (!subsetOf(selector.labels, r.metadata?.labels)) return false;
+  if (!subsetOf(selector.annotations, r.metadata?.annotations)) return false;
+  return true;
+}
+
+/** Whether a step with these selectors / exclusions runs on the resource. */
+export function isSelected(doc: Document, selectors: Selector[] = [], exclude: Selector[] = []): boolean {
+  const selected = selectors.length === 0 || selectors.some((s) => matchesSelector(doc, s));
+  return selected && !exclude.some((s) => matchesSelector(doc, s));
+}

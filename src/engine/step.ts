@@ -1,0 +1,169 @@
+/**
+ * Running one pipeline step (kpt's `FunctionRunner` + kyaml's `FunctionFilter`): select the input,
+ * check it is KRM, hand clones to the runtime with `config.k8s.io/id` set, copy comments back onto
+ * the output, map output resources back to their package and origin, and record the step status.
+ */
+import type { Document } from "yaml";
+import { annotationsOf, getAnnotation, RESOURCE_ID, setAnnotations } from "../krm/annotations.js";
+import { copyComments } from "../krm/comments.js";
+import type { FunctionResult } from "../krm/resource-list.js";
+import type { FunctionRunOutcome, FunctionRuntime } from "../runtimes/runtime.js";
+import { type Entry, nonKrmProblem } from "./entries.js";
+import { ALREADY_HANDLED } from "./errors.js";
+import type { PipelineStep } from "./function-config.js";
+import { normalizeImage } from "./image.js";
+import { isSelected } from "./selectors.js";
+import type { StepStatus } from "./types.js";
+
+/** What running one step produced. */
+export interface StepOutcome {
+  status: StepStatus;
+  /** The working entries after the step (mutators) or unchanged (validators, failures). */
+  entries: Entry[];
+  /** kpt's cause for the failure (`already handled error` or the execution error), when the step failed. */
+  failure: string | undefined;
+  /** All results the function reported (for results files and reports). */
+  results: FunctionResult[];
+  resourceCount: number;
+  durationMs: number;
+}
+
+/** Everything `runStep` needs. */
+export interface RunStepOptions {
+  step: PipelineStep;
+  pkg: string;
+  entries: Entry[];
+  functionConfig: Document | undefined;
+  runtime: FunctionRuntime;
+  cwd: string;
+}
+
+function baseStatus(step: PipelineStep): StepStatus {
+  return step.fn.image
+    ? { image: normalizeImage(step.fn.image), exitCode: 0 }
+    : { exec: step.fn.exec, exitCode: 0 };
+}
+
+/** The step's name for messages: fully qualified image or exec command. */
+export function stepLabel(step: PipelineStep): string {
+  return step.fn.image ? normalizeImage(step.fn.image) : (step.fn.exec ?? "");
+}
+
+function noRuntime(step: PipelineStep): FunctionRunOutcome {
+  const what = step.fn.image
+    ? `image ${JSON.stringify(step.fn.image)}`
+    : `exec ${JSON.stringify(step.fn.exec)}`;
+  return {
+    exitCode: 1,
+    stderr: "",
+    executionError: `no function runtime can run ${what}: use a builtin catalog function, or an exec function with --allow-exec`,
+  };
+}
+
+/** Runs one step on the entries. Never throws for function failures (they are in the outcome). */
+export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
+  const { step, entries } = options;
+  const filtering = (step.fn.selectors?.length ?? 0) > 0 || (step.fn.exclude?.length ?? 0) > 0;
+  const selected = filtering
+    ? entries.filter((e) => isSelected(e.doc, step.fn.selectors, step.fn.exclude))
+    : [...entries];
+  const status = baseStatus(step);
+  const started = Date.now();
+  const problem = nonKrmProblem(selected);
+  if (problem) {
+    const message = `input resource list must contain only KRM resources: ${problem}`;
+    return {
+      status: { ...status, executionError: message, exitCode: 1 },
+      entries,
+      failure: message,
+      results: [],
+      resourceCount: selected.length,
+      durationMs: 0,
+    };
+  }
+  const clones = selected.map((entry, i) => {
+    const clone = entry.doc.clone();
+    setAnnotations(clone, [[RESOURCE_ID, String(i)]]);
+    return clone;
+  });
+  const outcome =
+    (await options.runtime.run({
+      fn: step.fn.image ? { image: step.fn.image } : { exec: step.fn.exec },
+      input: { items: clones, functionConfig: options.functionConfig?.clone(), results: [] },
+      cwd: options.cwd,
+    })) ?? noRuntime(step);
+  const durationMs = Date.now() - started;
+  const results = outcome.output?.results ?? [];
+  const errorResults = results.filter((r) => r.severity === "error");
+  const infoResults = results.filter((r) => r.severity !== "error");
+  if (outcome.executionError) status.executionError = outcome.executionError;
+  if (outcome.stderr) status.stderr = outcome.stderr;
+  status.exitCode = outcome.exitCode === 0 && outcome.executionError ? 1 : outcome.exitCode;
+  if (infoResults.length > 0) status.results = infoResults;
+  const failed = status.exitCode !== 0 || outcome.executionError !== undefined || !outcome.output;
+  if (failed && errorResults.length > 0) status.errorResults = errorResults;
+  else if (errorResults.length > 0) status.results = [...(status.results ?? []), ...errorResults];
+  const base = { status, results, resourceCount: selected.length, durationMs };
+  if (failed) {
+    if (status.exitCode === 0) status.exitCode = 1;
+    return { ...base, entries, failure: outcome.executionError ?? ALREADY_HANDLED };
+  }
+  if (step.kind === "validator") return { ...base, entries, failure: undefined };
+  const outputs = mapOutputs(outcome.output?.items ?? [], selected, options.pkg);
+  return {
+    ...base,
+    entries: filtering ? mergeWithInput(entries, selected, outputs) : outputs,
+    failure: undefined,
+  };
+}
+
+/** Maps a function's output documents back to entries via `config.k8s.io/id`. */
+function mapOutputs(
+  items: Document[],
+  selected: Entry[],
+  pkg: string,
+): Array<Entry & { sourceIndex?: number }> {
+  return items.map((doc) => {
+    const id = getAnnotation(doc, RESOURCE_ID);
+    const sourceIndex = id === undefined ? undefined : Number.parseInt(id, 10);
+    const source = sourceIndex === undefined ? undefined : selected[sourceIndex];
+    const ann = annotationsOf(doc);
+    ann?.delete(RESOURCE_ID);
+    if (!source) return { doc, pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
+    copyComments(source.doc, doc);
+    return {
+      doc,
+      pkg: source.pkg,
+      origin: source.origin,
+      originFile: source.originFile,
+      createdAnnotations: source.createdAnnotations,
+      sourceIndex,
+    };
+  });
+}
+
+/** kpt's `MergeWithInput`: selected inputs are replaced by their outputs in place; new outputs go last. */
+function mergeWithInput(
+  entries: Entry[],
+  selected: Entry[],
+  outputs: Array<Entry & { sourceIndex?: number }>,
+): Entry[] {
+  const bySource = new Map<Entry, Entry>();
+  const fresh: Entry[] = [];
+  for (const out of outputs) {
+    const source = out.sourceIndex === undefined ? undefined : selected[out.sourceIndex];
+    const { sourceIndex: _ignored, ...entry } = out;
+    if (source) bySource.set(source, entry);
+    else fresh.push(entry);
+  }
+  const selectedSet = new Set(selected);
+  const merged: Entry[] = [];
+  for (const entry of entries) {
+    if (!selectedSet.has(entry)) merged.push(entry);
+    else {
+      const replaced = bySource.get(entry);
+      if (replaced) merged.push(replaced);
+    }
+  }
+  return [...merged, ...fresh];
+}

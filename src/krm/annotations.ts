@@ -1,0 +1,128 @@
+/**
+ * kpt's path/index annotations (kyaml `kioutil`): while a resource travels through a pipeline it
+ * carries the file it came from and its document index in that file, in both the current
+ * (`internal.config.kubernetes.io/*`) and the legacy (`config.kubernetes.io/*`) keys. Functions may
+ * change either form to move or rename a resource; the engine reads them back and strips them all
+ * before anything is written.
+ */
+import { type Document, isMap, isScalar, Scalar, YAMLMap } from "yaml";
+
+export const LEGACY_PATH = "config.kubernetes.io/path";
+export const LEGACY_INDEX = "config.kubernetes.io/index";
+export const INTERNAL_PATH = "internal.config.kubernetes.io/path";
+export const INTERNAL_INDEX = "internal.config.kubernetes.io/index";
+/** kyaml's per-resource sequence indentation style (`compact` | `wide`), see `PreserveSeqIndent`. */
+export const SEQ_INDENT = "internal.config.kubernetes.io/seqindent";
+/** kyaml's `FunctionFilter` id used to copy comments from a function's input to its output. */
+export const RESOURCE_ID = "config.k8s.io/id";
+/** kyaml's legacy id annotation (older kyaml). */
+export const LEGACY_RESOURCE_ID = "internal.config.kubernetes.io/id";
+
+/** Every annotation the engine adds while a resource is in the pipeline. */
+export const PIPELINE_ANNOTATIONS = [
+  LEGACY_INDEX,
+  LEGACY_PATH,
+  INTERNAL_INDEX,
+  INTERNAL_PATH,
+  SEQ_INDENT,
+  RESOURCE_ID,
+  LEGACY_RESOURCE_ID,
+] as const;
+
+/** The `metadata.annotations` mapping of a resource, or undefined. */
+export function annotationsOf(doc: Document): YAMLMap | undefined {
+  const root = doc.contents;
+  if (!isMap(root)) return undefined;
+  const meta = root.get("metadata", true);
+  if (!isMap(meta)) return undefined;
+  const ann = meta.get("annotations", true);
+  return isMap(ann) ? ann : undefined;
+}
+
+/** One annotation value as a string, or undefined. */
+export function getAnnotation(doc: Document, key: string): string | undefined {
+  const node = annotationsOf(doc)?.get(key, true);
+  if (!isScalar(node) || node.value === null || node.value === undefined) return undefined;
+  return String(node.value);
+}
+
+/**
+ * Sets annotations (single-quoted, as kyaml writes them), creating `metadata.annotations` at the end
+ * of `metadata` when missing. Returns whether the annotations map was created by this call.
+ */
+export function setAnnotations(doc: Document, values: ReadonlyArray<[string, string]>): boolean {
+  const root = doc.contents;
+  if (!isMap(root)) return false;
+  let meta: unknown = root.get("metadata", true);
+  if (!isMap(meta)) {
+    meta = new YAMLMap();
+    root.set("metadata", meta);
+  }
+  const metaMap = meta as YAMLMap;
+  let ann: unknown = metaMap.get("annotations", true);
+  let created = false;
+  if (!isMap(ann)) {
+    ann = new YAMLMap();
+    metaMap.set("annotations", ann);
+    created = true;
+  }
+  const annMap = ann as YAMLMap;
+  for (const [key, value] of values) {
+    const scalar = new Scalar(value);
+    scalar.type = Scalar.QUOTE_SINGLE;
+    annMap.set(key, scalar);
+  }
+  return created;
+}
+
+/**
+ * Removes the pipeline annotations. When `dropEmpty` is set and the annotations map ends up empty,
+ * the map is removed too (kyaml's `ClearEmptyAnnotations`); the same for an empty `metadata`.
+ */
+export function stripPipelineAnnotations(doc: Document, dropEmpty: boolean): void {
+  const ann = annotationsOf(doc);
+  if (!ann) return;
+  for (const key of PIPELINE_ANNOTATIONS) ann.delete(key);
+  if (dropEmpty && ann.items.length === 0) {
+    const meta: unknown = (doc.contents as YAMLMap).get("metadata", true);
+    if (isMap(meta)) meta.delete("annotations");
+  }
+}
+
+/** Where a resource lives: file path (relative to its package) and document index. */
+export interface ResourceLocation {
+  path: string | undefined;
+  index: number | undefined;
+}
+
+/**
+ * Reads a resource's location as kyaml does: the internal keys win, the legacy ones are the
+ * fallback; when a function changed only one form, the changed one wins (kpt's reconciliation).
+ */
+export function readLocation(doc: Document, original?: ResourceLocation): ResourceLocation {
+  const internalPath = getAnnotation(doc, INTERNAL_PATH);
+  const legacyPath = getAnnotation(doc, LEGACY_PATH);
+  const internalIndex = getAnnotation(doc, INTERNAL_INDEX);
+  const legacyIndex = getAnnotation(doc, LEGACY_INDEX);
+  const path = pickChanged(internalPath, legacyPath, original?.path);
+  const indexText = pickChanged(
+    internalIndex,
+    legacyIndex,
+    original?.index === undefined ? undefined : String(original.index),
+  );
+  const index = indexText === undefined ? undefined : Number.parseInt(indexText, 10);
+  return { path, index: Number.isNaN(index) ? undefined : index };
+}
+
+function pickChanged(
+  internal: string | undefined,
+  legacy: string | undefined,
+  original: string | undefined,
+): string | undefined {
+  if (internal !== undefined && legacy !== undefined && internal !== legacy) {
+    // Only one form was changed by the function: the changed one is the intent.
+    if (internal === original) return legacy;
+    return internal;
+  }
+  return internal ?? legacy;
+}

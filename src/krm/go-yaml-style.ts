@@ -1,0 +1,78 @@
+/**
+ * How Go's yaml.v3 (used by kpt's kyaml) chooses a scalar style when it marshals a string: plain when
+ * the text reads back as the same string, double quotes when plain would read as another type
+ * (`"True"`, `"0"`), single quotes when plain is not allowed (`'set annotations: {"a":"b"}'`), a
+ * literal block for multi-line text.
+ */
+import { Scalar } from "yaml";
+
+const OLD_BOOLS = new Set([
+  "y",
+  "Y",
+  "yes",
+  "Yes",
+  "YES",
+  "n",
+  "N",
+  "no",
+  "No",
+  "NO",
+  "on",
+  "On",
+  "ON",
+  "off",
+  "Off",
+  "OFF",
+  "true",
+  "True",
+  "TRUE",
+  "false",
+  "False",
+  "FALSE",
+]);
+
+/** Whether the text, written plain, would resolve to a non-string (yaml.v3 `resolve` + old bools). */
+export function resolvesAsNonString(text: string): boolean {
+  if (OLD_BOOLS.has(text)) return true;
+  if (text === "" || text === "~" || /^(null|Null|NULL)$/.test(text)) return true;
+  if (/^[-+]?(\.inf|\.Inf|\.INF)$/.test(text) || /^(\.nan|\.NaN|\.NAN)$/.test(text)) return true;
+  if (/^[-+]?(0|[1-9][0-9_]*)$/.test(text)) return true;
+  if (/^[-+]?0[0-7_]+$/.test(text) || /^[-+]?0o[0-7_]+$/.test(text)) return true;
+  if (/^[-+]?0x[0-9a-fA-F_]+$/.test(text) || /^[-+]?0b[01_]+$/.test(text)) return true;
+  if (/^[-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+]?[0-9]+)?$/.test(text) && /[0-9]/.test(text)) return true;
+  if (/^[-+]?[0-9][0-9_]*([eE][-+]?[0-9]+)$/.test(text)) return true;
+  if (/^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$/.test(text)) return true; // base 60
+  if (/^\d{4}-\d\d?-\d\d?([Tt ]|$)/.test(text)) return true; // timestamps
+  return false;
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** libyaml's analysis: may this text be written as a plain scalar in block context? */
+export function plainAllowed(text: string): boolean {
+  if (text === "") return false;
+  if (/^\s|\s$/.test(text)) return false;
+  if (hasControlCharacter(text)) return false;
+  const first = text[0];
+  if ("#,[]{}&*!|>'\"%@`".includes(first)) return false;
+  if ((first === "-" || first === "?" || first === ":") && (text.length === 1 || /\s/.test(text[1])))
+    return false;
+  if (text.startsWith("---") || text.startsWith("...")) return false;
+  if (text.includes(": ") || text.includes(" #") || text.endsWith(":")) return false;
+  return true;
+}
+
+/** The yaml.v3 style for a string value, as a `yaml` package scalar type. */
+export function goStringStyle(text: string): Scalar.Type {
+  if (text.includes("\n")) return Scalar.BLOCK_LITERAL;
+  if (resolvesAsNonString(text)) return Scalar.QUOTE_DOUBLE;
+  if (plainAllowed(text)) return Scalar.PLAIN;
+  if (/[^\x20-\x7e\u00a0-\uffff]/.test(text)) return Scalar.QUOTE_DOUBLE;
+  return Scalar.QUOTE_SINGLE;
+}

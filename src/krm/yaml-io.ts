@@ -1,0 +1,209 @@
+/**
+ * Reading and writing the YAML files of a package, kyaml-style: multi-document files, per-file
+ * sequence indentation (kyaml's `PreserveSeqIndent`: `compact` or `wide`), comments and key order
+ * kept. A document no function changed is written back byte for byte; a changed one is serialized
+ * the way kyaml does (2-space indent, no line folding, no blank lines, Go-style quoting of new
+ * strings).
+ */
+import {
+  type Document,
+  isCollection,
+  isDocument,
+  isNode,
+  isPair,
+  isScalar,
+  parseAllDocuments,
+  visit,
+} from "yaml";
+import { goStringStyle } from "./go-yaml-style.js";
+import { toYamlSyntaxError } from "./yaml-errors.js";
+
+/** kyaml's sequence indentation styles. */
+export type SeqIndent = "compact" | "wide";
+
+/** One document of a file as read. */
+export interface ParsedDocument {
+  doc: Document;
+  /** The document's original text (separator line excluded), or undefined when it could not be located. */
+  source: string | undefined;
+  /** The document serialized at read time; a different serialization at write time means "changed". */
+  baseline: string;
+  /** Position among the file's non-empty documents (kpt's `config.kubernetes.io/index`). */
+  index: number;
+}
+
+/** A parsed YAML file of a package. */
+export interface ParsedFile {
+  path: string;
+  text: string;
+  seqIndent: SeqIndent;
+  /** Non-empty documents (null documents and comment-only documents are not resources). */
+  docs: ParsedDocument[];
+}
+
+/** `toString` options matching kyaml's encoder for a given sequence style. */
+export function stringifyOptions(seqIndent: SeqIndent) {
+  return { indent: 2, indentSeq: seqIndent === "wide", lineWidth: 0, minContentWidth: 0 } as const;
+}
+
+/**
+ * kyaml's `DeriveSeqIndentStyle`: the first sequence item whose previous line is a `key:` line
+ * decides; same indentation => compact, two more spaces => wide; default compact.
+ */
+export function deriveSeqIndentStyle(text: string): SeqIndent {
+  const lines = text.split("\n");
+  for (let i = 1; i < lines.length; i++) {
+    const m = /^( *)- /.exec(lines[i]);
+    if (!m) continue;
+    const keyLine = lines[i - 1];
+    const trimmed = keyLine.trim();
+    if (trimmed.split(":").length !== 2 || !trimmed.endsWith(":")) continue;
+    const keyIndent = keyLine.length - keyLine.trimStart().length;
+    if (keyIndent === m[1].length) return "compact";
+    if (m[1].length - keyIndent === 2) return "wide";
+  }
+  return "compact";
+}
+
+/** Splits text into document chunks at `---` separator lines. */
+function splitChunks(text: string): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
+  const lines = text.split(/(?<=\n)/);
+  for (const line of lines) {
+    if (/^---(?:[ \t]+#.*)?\r?\n?$/.test(line) || /^---[ \t]*\r?\n?$/.test(line)) {
+      chunks.push(current.join(""));
+      current = [];
+    } else {
+      current.push(line);
+    }
+  }
+  chunks.push(current.join(""));
+  return chunks;
+}
+
+function isNullDocument(doc: Document): boolean {
+  return doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null);
+}
+
+/**
+ * Parses one YAML file. Throws `YamlSyntaxError` (file and Go-worded line) on bad YAML.
+ */
+export function parseYamlFile(path: string, text: string): ParsedFile {
+  const all = parseAllDocuments(text, { prettyErrors: false, keepSourceTokens: false });
+  const list = Array.isArray(all) ? all : [];
+  if (!Array.isArray(all)) {
+    // An empty stream.
+    return { path, text, seqIndent: deriveSeqIndentStyle(text), docs: [] };
+  }
+  const errors = list.flatMap((d) => d.errors);
+  if (errors.length > 0) throw toYamlSyntaxError(path, errors);
+  const seqIndent = deriveSeqIndentStyle(text);
+  const chunks = splitChunks(text);
+  const contentChunks = chunks.filter((c) => !isBlankChunk(c));
+  const contentDocs = list.filter((d) => !isNullDocument(d));
+  const sourceOk = contentChunks.length === contentDocs.length;
+  const opts = stringifyOptions(seqIndent);
+  const docs: ParsedDocument[] = contentDocs.map((doc, index) => ({
+    doc,
+    source: sourceOk ? contentChunks[index] : undefined,
+    baseline: doc.toString(opts),
+    index,
+  }));
+  return { path, text, seqIndent, docs };
+}
+
+function isBlankChunk(chunk: string): boolean {
+  return chunk.split("\n").every((l) => l.trim() === "" || l.trimStart().startsWith("#"));
+}
+
+/** Whether a document still serializes as it did when read. */
+export function isUnchanged(doc: Document, parsed: ParsedDocument, seqIndent: SeqIndent): boolean {
+  return doc.toString(stringifyOptions(seqIndent)) === parsed.baseline;
+}
+
+/**
+ * Serializes a changed document like kyaml: blank lines dropped, new strings quoted as Go's yaml.v3
+ * would, no `---` marker (the file writer adds separators). Mutates the document's formatting only.
+ */
+export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
+  if (doc.directives) doc.directives.docStart = null;
+  visit(doc, {
+    Pair(_key, pair) {
+      if (isNode(pair.key)) normalizeNode(pair.key);
+    },
+    Node(_key, node) {
+      normalizeNode(node);
+    },
+  });
+  if (doc.commentBefore) doc.commentBefore = collapseBlankLines(doc.commentBefore);
+  if (doc.comment) doc.comment = collapseBlankLines(doc.comment);
+  return doc.toString(stringifyOptions(seqIndent));
+}
+
+function normalizeNode(node: unknown): void {
+  if (!isNode(node)) return;
+  node.spaceBefore = false;
+  if (node.commentBefore) node.commentBefore = collapseBlankLines(node.commentBefore);
+  if (isScalar(node) && node.type === undefined && typeof node.value === "string") {
+    node.type = goStringStyle(node.value);
+  }
+  if (isCollection(node)) {
+    for (const item of node.items) {
+      if (isPair(item) && isNode(item.key)) normalizeNode(item.key);
+    }
+  }
+}
+
+function collapseBlankLines(comment: string): string {
+  return comment
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .join("\n");
+}
+
+/** One document to write into a file, with where it came from (if read from disk). */
+export interface DocumentToWrite {
+  doc: Document;
+  origin: ParsedDocument | undefined;
+  originFile: ParsedFile | undefined;
+}
+
+/**
+ * The text of a file holding `docs` in order. When every document is unchanged and the file holds
+ * exactly its original documents, the original bytes come back; otherwise unchanged documents keep
+ * their original text and changed ones are serialized kyaml-style, joined by `---` lines.
+ */
+export function renderFileText(options: {
+  path: string;
+  docs: readonly DocumentToWrite[];
+  original: ParsedFile | undefined;
+}): string {
+  const { docs, original } = options;
+  const seqIndent = original?.seqIndent ?? docs[0]?.originFile?.seqIndent ?? "compact";
+  const unchanged = docs.map(
+    (d) =>
+      d.origin !== undefined &&
+      d.originFile !== undefined &&
+      isUnchanged(d.doc, d.origin, d.originFile.seqIndent) &&
+      d.originFile.seqIndent === seqIndent,
+  );
+  if (
+    original &&
+    docs.length === original.docs.length &&
+    docs.every((d, i) => d.origin === original.docs[i] && unchanged[i])
+  ) {
+    return original.text;
+  }
+  const parts = docs.map((d, i) => {
+    const source = d.origin?.source;
+    if (unchanged[i] && source !== undefined) return source.endsWith("\n") ? source : `${source}\n`;
+    return serializeChanged(d.doc, seqIndent);
+  });
+  return parts.join("---\n");
+}
+
+/** Whether a value is a yaml Document (for defensive checks on function output). */
+export function isYamlDocument(value: unknown): value is Document {
+  return isDocument(value);
+}
