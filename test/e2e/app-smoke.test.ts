@@ -6,7 +6,7 @@
  * must not trigger another commit. Skips visibly when the fake is absent.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -34,6 +34,20 @@ pipeline:
 const deploy = (replicas: number) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n`;
 
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function needsBuild(): boolean {
+  const built = path.join(repoRoot, "dist/src/index.js");
+  return !existsSync(built) || statSync(built).mtimeMs < newestSource(path.join(repoRoot, "src"));
+}
+
 describe.skipIf(!available)("npm start against a GitHub Enterprise host (fake GitHub)", () => {
   let scenario: Any;
   let gh: Any;
@@ -41,11 +55,16 @@ describe.skipIf(!available)("npm start against a GitHub Enterprise host (fake Gi
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-e2e-"));
 
   beforeAll(async () => {
-    // The app runs from dist/: build it (tsc emits even when another module has type errors).
-    try {
-      execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: repoRoot, stdio: "pipe" });
-    } catch (error) {
-      console.warn(`e2e: build reported errors:\n${String((error as { stdout?: Buffer }).stdout ?? error)}`);
+    // The app runs from dist/: (re)build when it is missing or older than a source file (.ci/run builds first).
+    if (needsBuild()) {
+      try {
+        execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: repoRoot, stdio: "pipe" });
+      } catch (error) {
+        // tsc still emits when another module has type errors; the type-check step reports those.
+        console.warn(
+          `e2e: build reported errors:\n${String((error as { stdout?: Buffer }).stdout ?? error)}`,
+        );
+      }
     }
     expect(existsSync(path.join(repoRoot, "dist/src/index.js")), "dist/src/index.js must be built").toBe(
       true,
@@ -102,8 +121,10 @@ describe.skipIf(!available)("npm start against a GitHub Enterprise host (fake Gi
       "completed",
       "success",
     ]);
+    // The user's push and the app's own push (sender porchlight[bot]) were both delivered and answered.
     const deliveries = await gh.deliveries({ event: "push" });
-    expect(deliveries.every((d: Any) => d.ok)).toBe(true);
+    expect(deliveries.length).toBeGreaterThanOrEqual(2);
+    expect(deliveries.map((d: Any) => d.status)).toEqual(deliveries.map(() => 200));
     const { violations } = await gh.violations();
     expect(violations.filter((v: Any) => v.kind !== "note")).toEqual([]);
   });
