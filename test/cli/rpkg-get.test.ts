@@ -1,4 +1,4 @@
-import "../lifecycle/support/polyfills.js";
+import "../helpers/promise-with-resolvers.js";
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
