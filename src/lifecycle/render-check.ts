@@ -82,7 +82,7 @@ export class CheckRunTracker {
     const output: CheckOutput = {
       title: "porchlight failed to render this commit",
       summary: truncateSummary(
-        `## porchlight/render\n\nRendering stopped before it could report:\n\n\`\`\`\n${options.message}\n\`\`\`\n\nPush again or re-run the check to retry.`,
+        `## porchlight/render\n\nRendering stopped before it could report:\n\n\`\`\`\n${options.message}\n\`\`\``,
       ),
     };
     if (this.#id !== undefined) {

@@ -14,7 +14,7 @@
  * not idempotent we still never commit on top of our own commit (no loop).
  */
 import type { PushOnFailure } from "../engine/types.js";
-import type { GitHubPort, RepoRef, TreeChange } from "../github/port.js";
+import { GitHubError, type GitHubPort, type RepoRef, type TreeChange } from "../github/port.js";
 import { buildAnnotations, type PackageReport } from "../report/annotations.js";
 import { formatCheckReport } from "../report/check-summary.js";
 import { CheckRunTracker } from "./render-check.js";
@@ -104,6 +104,20 @@ async function commitChanges(options: {
   return moved.kind === "updated" ? { kind: "committed", sha } : moved;
 }
 
+function isGitHubOutage(error: unknown): boolean {
+  return error instanceof GitHubError && error.kind === "unavailable";
+}
+
+/** "GitHub failed" (retry later) versus "GitHub refused / porchlight failed" (a bug to report). */
+function describeFailure(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  if (isGitHubOutage(error))
+    return `GitHub was unavailable (${text}). Push again or re-run the check to retry.`;
+  if (error instanceof GitHubError)
+    return `GitHub refused a request (${text}). This is likely a porchlight bug.`;
+  return `porchlight failed: ${text}. This is a porchlight bug.`;
+}
+
 async function renderDraftNow(push: DraftPush, packagePaths: string[] | undefined, deps: RenderDraftDeps) {
   const { port, log } = deps;
   const check = new CheckRunTracker({ port, repo: push.repo });
@@ -176,7 +190,8 @@ async function renderDraftNow(push: DraftPush, packagePaths: string[] | undefine
     throw error;
   } finally {
     if (crashed !== undefined && !check.completed) {
-      const message = crashed instanceof Error ? crashed.message : String(crashed);
+      const message = describeFailure(crashed);
+      (isGitHubOutage(crashed) ? log.warn : log.error).call(log, `${push.branch}@${push.sha}: ${message}`);
       await check.fail({ headSha: push.sha, message }).catch((e: unknown) => {
         log.error(
           `could not complete the check run for ${push.sha}: ${e instanceof Error ? e.message : String(e)}`,

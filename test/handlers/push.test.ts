@@ -201,6 +201,7 @@ describe("GitHub failures", () => {
     gh.assertDone();
     const [check] = gh.bodies("POST", "/check-runs");
     expect(check).toMatchObject({ head_sha: SHA, status: "completed", conclusion: "failure" });
+    expect(summaryOf(check)).toContain("GitHub was unavailable");
     expect(summaryOf(check)).toContain("git.getBlob");
   });
 });

@@ -95,7 +95,7 @@ export class GitHubMock {
         sha: blobSha(c),
         size: Buffer.byteLength(c),
       })),
-    ].sort((a, b) => a.path.localeCompare(b.path));
+    ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.scope
       .get(`${this.base}/git/trees/${sha}`)
       .query({ recursive: "1" })

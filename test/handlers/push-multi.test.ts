@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { pushEvent } from "../helpers/events.js";
+import { GitHubMock, useNock } from "../helpers/github-mock.js";
+import { createTestProbot, deployment, kptfile, SET_NAMESPACE, summaryOf, treeContents } from "./harness.js";
+
+useNock();
+
+const SHA = "e".repeat(40);
+const RENDERED = "f".repeat(40);
+
+describe("a push touching two packages", () => {
+  it("renders both into ONE commit whose message names both, and one check run", async () => {
+    const files = {
+      "apps/web/Kptfile": kptfile("web", SET_NAMESPACE),
+      "apps/web/deploy.yaml": deployment("web"),
+      "apps/api/Kptfile": kptfile("api", SET_NAMESPACE),
+      "apps/api/deploy.yaml": deployment("api"),
+    };
+    const gh = new GitHubMock().tree(SHA, files).blobs(files);
+    gh.createTree().createCommit(RENDERED).updateRef("drafts/apps/web/v1").createCheckRun();
+    const probot = await createTestProbot();
+
+    await probot.receive(
+      pushEvent({
+        branch: "drafts/apps/web/v1",
+        after: SHA,
+        commits: [{ modified: ["apps/web/deploy.yaml"] }, { modified: ["apps/api/deploy.yaml"] }],
+      }),
+    );
+
+    gh.assertDone();
+    expect(gh.bodies("POST", "/git/commits")[0]?.message).toMatch(/^Render apps\/api, apps\/web\n/);
+    const written = treeContents(gh.bodies("POST", "/git/trees")[0]);
+    expect(parse(written["apps/api/deploy.yaml"] ?? "").metadata.namespace).toBe("prod");
+    expect(parse(written["apps/web/deploy.yaml"] ?? "").metadata.namespace).toBe("prod");
+    const check = gh.bodies("POST", "/check-runs")[0];
+    expect(check).toMatchObject({ head_sha: RENDERED, conclusion: "success" });
+    expect((check?.output as { title: string }).title).toBe("Rendered 2 packages: apps/api, apps/web");
+  });
+});
+
+describe("the loop guard", () => {
+  it("never commits on top of its own render commit, even when a function is not idempotent", async () => {
+    const files = {
+      "apps/web/Kptfile": kptfile("web", ["mutators:", "  - exec: node test/handlers/fixtures/stamp.mjs"]),
+      "apps/web/deploy.yaml": deployment("web"),
+    };
+    const gh = new GitHubMock().tree(SHA, files).blobs(files).createCheckRun();
+    const probot = await createTestProbot();
+
+    await probot.receive(
+      pushEvent({
+        branch: "drafts/apps/web/v1",
+        after: SHA,
+        commits: [
+          {
+            message: `Render apps/web\n\nRendered-From: ${"1".repeat(40)}\n`,
+            modified: ["apps/web/Kptfile"],
+          },
+        ],
+      }),
+    );
+
+    gh.assertDone();
+    expect(gh.bodies("POST", "/git/trees")).toEqual([]);
+    const check = gh.bodies("POST", "/check-runs")[0];
+    expect(check).toMatchObject({ head_sha: SHA, conclusion: "success" });
+    expect(summaryOf(check)).toContain("not idempotent");
+  });
+});
