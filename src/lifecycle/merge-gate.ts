@@ -1,0 +1,128 @@
+/**
+ * The merge gate: whether a commit may be approved (merged = published). Porch's approve requires a
+ * Proposed revision that renders; porchlight's `porchlight/render` check on the pull request head fails
+ * when, for any package the pull request touches:
+ * 1. rendering fails (`Rendered=False` by OUR render of that exact sha — never a status in the file);
+ * 2. the content differs from what rendering produces (rendered output or the Kptfile status was
+ *    edited by hand, or the render commit is missing);
+ * 3. a readiness gate (`info.readinessGates[].conditionType`) has no condition with status "True".
+ * Pure: render results in, verdict and report out.
+ */
+import path from "node:path/posix";
+import type { TreeChange } from "../github/port.js";
+import type { PackageReport } from "../report/annotations.js";
+import type { CheckReport } from "../report/check-summary.js";
+import { truncateSummary } from "../report/check-summary.js";
+import { unmetReadinessGates } from "./readiness.js";
+
+/** One reason the gate fails. */
+export type GateProblem =
+  | { kind: "render-failed"; packagePath: string; steps: string[]; message: string }
+  | { kind: "not-rendered"; packagePath: string; files: string[] }
+  | { kind: "readiness"; packagePath: string; conditionType: string; message: string };
+
+/** The gate's decision. */
+export interface GateVerdict {
+  passed: boolean;
+  problems: GateProblem[];
+}
+
+const display = (packagePath: string) => (packagePath === "" ? "(repository root)" : packagePath);
+
+/** The failing steps of a package, one line each: `` mutator `image` exited 1: stderr's first line ``. */
+export function failingSteps(pkg: PackageReport): string[] {
+  return pkg.result.steps
+    .filter((s) => s.status.exitCode !== 0 || s.status.executionError)
+    .map((s) => {
+      const why =
+        s.status.executionError ??
+        s.status.errorResults?.[0]?.message ??
+        s.status.results?.find((r) => r.severity === "error")?.message ??
+        s.status.stderr?.trim().split("\n")[0] ??
+        "";
+      const where = s.packagePath === "." ? "" : ` in ${s.packagePath}`;
+      return `${s.kind} \`${s.name}\`${where} exited ${s.status.exitCode}${why ? `: ${why}` : ""}`;
+    });
+}
+
+function inPackage(filePath: string, packagePath: string): boolean {
+  return packagePath === "" || filePath.startsWith(`${packagePath}/`);
+}
+
+/**
+ * Evaluates the gate over rendered packages. `changes` are the tree changes that would store the render
+ * output (from `renderPackagesAtSha`): any change under a package means its content is not what
+ * rendering produces. `enforceReadinessGates: false` skips rule 3.
+ */
+export function evaluateMergeGate(options: {
+  packages: PackageReport[];
+  changes: TreeChange[];
+  enforceReadinessGates?: boolean;
+}): GateVerdict {
+  const problems: GateProblem[] = [];
+  // Longest package path first, so a change is attributed to its innermost rendered package.
+  const byDepth = [...options.packages].sort((a, b) => b.packagePath.length - a.packagePath.length);
+  const changed = new Map<string, string[]>();
+  for (const change of options.changes) {
+    const owner = byDepth.find((p) => inPackage(change.path, p.packagePath));
+    if (!owner) continue;
+    changed.set(owner.packagePath, [...(changed.get(owner.packagePath) ?? []), change.path]);
+  }
+  for (const pkg of options.packages) {
+    if (!pkg.result.ok) {
+      problems.push({
+        kind: "render-failed",
+        packagePath: pkg.packagePath,
+        steps: failingSteps(pkg),
+        message: pkg.result.status.renderStatus?.errorSummary ?? pkg.result.error ?? "rendering failed",
+      });
+      continue;
+    }
+    const files = changed.get(pkg.packagePath);
+    if (files?.length)
+      problems.push({ kind: "not-rendered", packagePath: pkg.packagePath, files: files.sort() });
+    if (options.enforceReadinessGates === false) continue;
+    const kptfile = pkg.result.files?.get("Kptfile") ?? pkg.inputFiles.get("Kptfile");
+    if (!kptfile) continue;
+    for (const gate of unmetReadinessGates(new TextDecoder().decode(kptfile), pkg.result.ok)) {
+      problems.push({ kind: "readiness", packagePath: pkg.packagePath, ...gate });
+    }
+  }
+  return { passed: problems.length === 0, problems };
+}
+
+/** One Markdown line per problem, for the check summary and the pull request comment. */
+export function describeProblem(problem: GateProblem): string {
+  const pkg = `\`${display(problem.packagePath)}\``;
+  switch (problem.kind) {
+    case "render-failed":
+      return `- ${pkg}: rendering fails (Rendered=False)${problem.steps.length ? "" : `: ${problem.message}`}${problem.steps.map((s) => `\n  - ${s}`).join("")}`;
+    case "not-rendered": {
+      const files = problem.files.map((f) => `\`${path.relative(problem.packagePath || ".", f) || f}\``);
+      return `- ${pkg}: content differs from what rendering produces (${files.join(", ")}) — rendered output or the Kptfile status was edited by hand; push to the draft branch to re-render`;
+    }
+    case "readiness":
+      return `- ${pkg}: readiness gate \`${problem.conditionType}\` is not met: ${problem.message}`;
+  }
+}
+
+/**
+ * The check report with the gate applied: conclusion `failure` and a "Merge gate" section listing the
+ * problems when the gate fails; the base report otherwise (its own conclusion kept).
+ */
+export function applyGateToReport(report: CheckReport, verdict: GateVerdict): CheckReport {
+  if (verdict.passed) return report;
+  const kinds = new Set(verdict.problems.map((p) => p.kind));
+  const title = kinds.has("render-failed")
+    ? report.title
+    : kinds.has("not-rendered")
+      ? "Not mergeable: content differs from its render"
+      : "Not mergeable: readiness gates not met";
+  const section = ["### ⛔ Merge gate", "", ...verdict.problems.map(describeProblem), ""].join("\n");
+  const [head, ...rest] = report.summary.split("\n\n");
+  return {
+    conclusion: "failure",
+    title,
+    summary: truncateSummary([head, section, ...rest].join("\n\n")),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Re-run: `check_run` `rerequested`, `check_suite` `rerequested`, or the check run's "Re-render" button
+ * (`requested_action`). The commit is rendered again from scratch — a re-run is never a duplicate:
+ * - it is the head of open pull requests into the default branch → judged again for each of them;
+ * - it is on a draft branch → rendered like a draft push (committing when the output differs);
+ * - it is on the default branch → every package judged, nothing committed.
+ */
+import type { RepoRef } from "../github/port.js";
+import { type CommitCheck, checkCommit } from "./gate-check.js";
+import type { JudgeDeps } from "./merge-queue.js";
+import { type RenderDraftOutcome, renderDraft } from "./render-draft.js";
+import { parseDraftBranch } from "./revisions.js";
+
+/** The commit whose check is re-requested, with what the webhook says about it. */
+export interface RerunInput {
+  repo: RepoRef;
+  sha: string;
+  /** Branch the check suite ran for (`null` for a fork or a deleted branch). */
+  headBranch: string | null;
+  /** Pull requests the check run belongs to (`check_run.pull_requests`). */
+  pullRequests: { number: number; headRef: string; headSha: string; baseRef: string }[];
+  defaultBranch: string;
+}
+
+/** What happened. */
+export type RerunOutcome =
+  | { kind: "ignored"; reason: string }
+  | { kind: "judged"; checks: CommitCheck[] }
+  | { kind: "rendered"; render: RenderDraftOutcome };
+
+/** Runs the re-run. Throws GitHubError when GitHub fails. */
+export async function rerunCheck(input: RerunInput, deps: JudgeDeps): Promise<RerunOutcome> {
+  const { repo, sha } = input;
+  const pulls = input.pullRequests.filter((p) => p.headSha === sha && p.baseRef === input.defaultBranch);
+  const prefix = deps.config.draftBranchPrefix;
+  if (pulls.length > 0) {
+    const checks: CommitCheck[] = [];
+    for (const pr of pulls) {
+      const files = await deps.port.listPullRequestFiles({ repo, number: pr.number });
+      checks.push(
+        await checkCommit({
+          repo,
+          sha,
+          changedPaths: files,
+          branchPackage: parseDraftBranch(pr.headRef, { draftPrefix: prefix })?.packagePath,
+          notes: [`Re-run for pull request #${pr.number}.`],
+          deps,
+        }),
+      );
+    }
+    return { kind: "judged", checks };
+  }
+  if (input.headBranch && parseDraftBranch(input.headBranch, { draftPrefix: prefix })) {
+    // No queue: a re-run must not be dropped as a duplicate of the first render of this sha.
+    const render = await renderDraft(
+      { repo, branch: input.headBranch, sha, changedPaths: [] },
+      {
+        port: deps.port,
+        engine: deps.engine,
+        log: deps.log,
+        pushOnFailure: deps.config.pushOnFailure,
+        draftsPrefix: prefix,
+      },
+    );
+    return { kind: "rendered", render };
+  }
+  if (input.headBranch === input.defaultBranch) {
+    const check = await checkCommit({
+      repo,
+      sha,
+      changedPaths: [],
+      allPackages: true,
+      notes: ["Re-run."],
+      deps,
+    });
+    return { kind: "judged", checks: [check] };
+  }
+  return {
+    kind: "ignored",
+    reason: `${input.headBranch ?? "(no branch)"} is neither a draft branch nor the default branch`,
+  };
+}
