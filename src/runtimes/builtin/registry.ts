@@ -9,9 +9,15 @@ import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 import { applyReplacements } from "./apply-replacements.js";
 import { applySetters } from "./apply-setters.js";
 import type { BuiltinFunction } from "./builtin-function.js";
+import { dropComments } from "./drop-comments.js";
+import { ensureNameSubstring } from "./ensure-name-substring.js";
+import { noOp } from "./no-op.js";
+import { searchReplace } from "./search-replace.js";
 import { setAnnotations } from "./set-annotations.js";
+import { setImage } from "./set-image.js";
 import { setLabels } from "./set-labels.js";
 import { setNamespace } from "./set-namespace.js";
+import { upsertResource } from "./upsert-resource.js";
 
 /** What the Go SDK's `fn.AsMain` prints to stderr when a function reports failure. */
 export const SDK_FAILURE_STDERR = "failed to evaluate function: error: function failure";
@@ -20,9 +26,15 @@ export const SDK_FAILURE_STDERR = "failed to evaluate function: error: function 
 export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
   applyReplacements,
   applySetters,
+  dropComments,
+  ensureNameSubstring,
+  noOp,
+  searchReplace,
   setAnnotations,
+  setImage,
   setLabels,
   setNamespace,
+  upsertResource,
 ];
 
 /**

@@ -1,0 +1,10 @@
+/** `no-op` (krm-functions-catalog): returns its input unchanged, with no results. */
+import type { BuiltinFunction } from "./builtin-function.js";
+
+/** The builtin `no-op`. */
+export const noOp: BuiltinFunction = {
+  name: "no-op",
+  run(input) {
+    return { items: input.items, results: [] };
+  },
+};
