@@ -13,6 +13,10 @@
  */
 import type { ApplicationFunction } from "probot";
 import { renderPackage } from "./engine/render.js";
+import { createCheckRunHandler, createCheckSuiteHandler } from "./handlers/check-run.js";
+import { createDefaultBranchPushHandler } from "./handlers/default-branch-push.js";
+import { createMergeGroupHandler } from "./handlers/merge-group.js";
+import { createPullRequestHandler } from "./handlers/pull-request.js";
 import { createPushHandler } from "./handlers/push.js";
 import { type OperatorSettings, readOperatorSettings } from "./lifecycle/operator-settings.js";
 import { WorkQueue } from "./lifecycle/work-queue.js";
@@ -34,6 +38,12 @@ export function createApp(
       "push",
       createPushHandler({ engine: { renderPackage, runtime }, queue, pushOnFailure: settings.pushOnFailure }),
     );
+    // Lifecycle (issue 4): propose / publish / reject, re-run, merge queue, default-branch checks.
+    app.on("pull_request", createPullRequestHandler({ engine: { renderPackage, runtime }, queue }));
+    app.on("check_run", createCheckRunHandler({ engine: { renderPackage, runtime } }));
+    app.on("check_suite", createCheckSuiteHandler({ engine: { renderPackage, runtime } }));
+    app.on("merge_group", createMergeGroupHandler({ engine: { renderPackage, runtime } }));
+    app.on("push", createDefaultBranchPushHandler({ engine: { renderPackage, runtime } }));
   };
 }
 
