@@ -15,7 +15,7 @@
  */
 import type { PushOnFailure } from "../engine/types.js";
 import { GitHubError, type GitHubPort, type RepoRef, type TreeChange } from "../github/port.js";
-import { buildAnnotations, type PackageReport } from "../report/annotations.js";
+import { buildAnnotations, limitAnnotations, type PackageReport } from "../report/annotations.js";
 import { formatCheckReport } from "../report/check-summary.js";
 import { CheckRunTracker } from "./render-check.js";
 import { type RenderEngine, renderPackagesAtSha } from "./render-packages.js";
@@ -171,11 +171,18 @@ async function renderDraftNow(push: DraftPush, packagePaths: string[] | undefine
         `Rendered output committed as ${outcome.sha.slice(0, 7)} (rendered from ${push.sha.slice(0, 7)}).`,
       );
     }
+    const steps = rendered.packages.flatMap((p) => p.result.steps);
+    if (steps.some((step) => step.status.executionError?.includes("allow-exec"))) {
+      notes.push("This app runs `exec:` functions only when its operator sets PORCHLIGHT_ALLOW_EXEC=true.");
+    }
+    const { annotations, omitted } = limitAnnotations(buildAnnotations(rendered.packages));
+    if (omitted > 0)
+      notes.push(`${omitted} more result(s) naming a file are not annotated (limit ${annotations.length}).`);
     const report = formatCheckReport({ packages: rendered.packages, notes });
     await check.publish({
       headSha: checkSha,
       report,
-      annotations: buildAnnotations(rendered.packages),
+      annotations,
       externalId: push.sha,
     });
     return {

@@ -27,6 +27,12 @@ export interface LocatedResult {
 /** GitHub's maximum of annotations per create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
 
+/**
+ * Most annotations one check run gets (10 requests). Beyond that the summary says how many were left
+ * out: a function reporting thousands of results must not cost hundreds of API calls.
+ */
+export const MAX_ANNOTATIONS = 500;
+
 const LEVELS = { error: "failure", warning: "warning", info: "notice" } as const;
 
 /** Severity → `annotation_level` (error → failure, warning → warning, info or none → notice). */
@@ -114,6 +120,14 @@ export function buildAnnotations(packages: PackageReport[]): CheckAnnotation[] {
     if (annotation) out.push(annotation);
   }
   return out;
+}
+
+/** Keeps the first `max` annotations; `omitted` counts the rest. */
+export function limitAnnotations(
+  annotations: CheckAnnotation[],
+  max = MAX_ANNOTATIONS,
+): { annotations: CheckAnnotation[]; omitted: number } {
+  return { annotations: annotations.slice(0, max), omitted: Math.max(0, annotations.length - max) };
 }
 
 /** Splits annotations into request-sized batches (at most {@link ANNOTATIONS_PER_REQUEST} each). */

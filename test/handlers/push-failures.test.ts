@@ -163,3 +163,21 @@ describe("more than 50 annotations", () => {
     expect(last).toMatchObject({ status: "completed", conclusion: "failure" });
   });
 });
+
+describe("exec functions", () => {
+  it("do not run unless the operator allows them: the step fails with kpt's message", async () => {
+    const pkg = files(["mutators:", `  - exec: ${REPORT_FN} info 1`]);
+    const gh = new GitHubMock().tree(SHA, pkg).blobs(pkg);
+    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    const probot = await createTestProbot({ allowExec: false });
+
+    await probot.receive(push());
+
+    gh.assertDone();
+    const check = gh.bodies("POST", "/check-runs")[0] as CheckBody;
+    expect(check.conclusion).toBe("failure");
+    expect(check.output.summary).toContain("allow-exec");
+    expect(check.output.summary).toContain("PORCHLIGHT_ALLOW_EXEC=true");
+    expect(check.output.annotations).toBeUndefined();
+  });
+});

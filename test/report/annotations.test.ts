@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchAnnotations, buildAnnotations } from "../../src/report/annotations.js";
+import { batchAnnotations, buildAnnotations, limitAnnotations } from "../../src/report/annotations.js";
 import { pkgReport, step } from "./fixtures.js";
 
 const deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n";
@@ -109,5 +109,21 @@ describe("batchAnnotations", () => {
     }));
     expect(batchAnnotations(many).map((b) => b.length)).toEqual([50, 50, 20]);
     expect(batchAnnotations([])).toEqual([]);
+  });
+});
+
+describe("limitAnnotations", () => {
+  it("keeps at most the limit and counts what it left out", () => {
+    const many = Array.from({ length: 7 }, (_, i) => ({
+      path: "a",
+      start_line: i + 1,
+      end_line: i + 1,
+      annotation_level: "notice" as const,
+      message: String(i),
+    }));
+    const { annotations, omitted } = limitAnnotations(many, 5);
+    expect(annotations.map((a) => a.message)).toEqual(["0", "1", "2", "3", "4"]);
+    expect(omitted).toBe(2);
+    expect(limitAnnotations(many).omitted).toBe(0);
   });
 });

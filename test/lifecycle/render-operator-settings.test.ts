@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { readOperatorSettings } from "../../src/lifecycle/operator-settings.js";
+
+describe("readOperatorSettings", () => {
+  it("keeps exec and containers off unless the operator turns them on", () => {
+    expect(readOperatorSettings({})).toEqual({
+      allowExec: false,
+      allowContainers: false,
+      pushOnFailure: "Unrendered",
+    });
+    expect(
+      readOperatorSettings({
+        PORCHLIGHT_ALLOW_EXEC: "true",
+        PORCHLIGHT_ALLOW_CONTAINERS: "1",
+        PORCHLIGHT_EXEC_TIMEOUT_MS: "5000",
+        PORCHLIGHT_PUSH_ON_FAILURE: "None",
+      }),
+    ).toEqual({ allowExec: true, allowContainers: true, execTimeoutMs: 5000, pushOnFailure: "None" });
+  });
+
+  it("refuses a bad value with the variable's name", () => {
+    expect(() => readOperatorSettings({ PORCHLIGHT_PUSH_ON_FAILURE: "Always" })).toThrow(
+      /PORCHLIGHT_PUSH_ON_FAILURE/,
+    );
+    expect(() => readOperatorSettings({ PORCHLIGHT_ALLOW_EXEC: "yes" })).toThrow(/PORCHLIGHT_ALLOW_EXEC/);
+  });
+});
