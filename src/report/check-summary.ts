@@ -43,10 +43,14 @@ function fence(text: string): string {
   return ["```", body.replace(/```/g, "ʼʼʼ"), "```"].join("\n");
 }
 
+function stepFailed(step: StepReport): boolean {
+  return step.status.exitCode !== 0 || Boolean(step.status.executionError);
+}
+
 function stepRow(step: StepReport): string {
   const results = stepResults(step).length;
   const pkg = step.packagePath === "." ? "" : ` (${step.packagePath})`;
-  const mark = step.status.exitCode === 0 && !step.status.executionError ? "✅" : "❌";
+  const mark = stepFailed(step) ? "❌" : "✅";
   return `| ${mark} | ${step.kind}${pkg} | \`${cell(step.name)}\` | ${step.status.exitCode} | ${results} | ${formatDuration(step.durationMs)} |`;
 }
 
@@ -96,13 +100,21 @@ export function formatCheckReport(options: { packages: PackageReport[]; notes?: 
   const { packages } = options;
   const failed = packages.filter((p) => !p.result.ok);
   const results = packages.flatMap((p) => p.result.steps.flatMap(stepResults));
-  const count = (sev: string) => results.filter((r) => (r.severity ?? "info") === sev).length;
-  const tally = [`${count("error")} error(s)`, `${count("warning")} warning(s)`].join(", ");
+  const failedSteps = packages.flatMap((p) => p.result.steps).filter(stepFailed).length;
+  const errors = results.filter((r) => r.severity === "error").length;
+  const warnings = results.filter((r) => r.severity === "warning").length;
+  const tally = [
+    failedSteps ? `${failedSteps} failed step${failedSteps === 1 ? "" : "s"}` : "",
+    errors ? `${errors} error${errors === 1 ? "" : "s"}` : "",
+    warnings ? `${warnings} warning${warnings === 1 ? "" : "s"}` : "",
+  ].filter(Boolean);
   const names = (list: PackageReport[]) => list.map((p) => displayPath(p.packagePath)).join(", ");
+  const plural = packages.length === 1 ? "" : "s";
   const title =
-    failed.length > 0
-      ? `Render failed: ${names(failed)} (${tally})`
-      : `Rendered ${packages.length} package${packages.length === 1 ? "" : "s"}: ${names(packages)}`;
+    (failed.length > 0
+      ? `Render failed: ${names(failed)}`
+      : `Rendered ${packages.length} package${plural}: ${names(packages)}`) +
+    (tally.length ? ` (${tally.join(", ")})` : "");
   const lines = [`## porchlight/render`, ""];
   for (const pkg of packages) lines.push(...packageSection(pkg));
   if (options.notes?.length) lines.push(...options.notes.map((n) => `> ${n}`), "");

@@ -55,7 +55,7 @@ describe("formatCheckReport", () => {
       ],
     });
     expect(report.conclusion).toBe("failure");
-    expect(report.title).toBe("Render failed: (repository root) (0 error(s), 0 warning(s))");
+    expect(report.title).toBe("Render failed: (repository root) (1 failed step)");
     expect(report.summary).toContain("| ❌ | mutator | `ghcr.io/x/unknown:v1` | 1 | 0 |");
     expect(report.summary).toContain("no runtime can run it");
     expect(report.summary).toContain("pipeline.run: already handled error");
