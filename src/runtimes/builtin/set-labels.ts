@@ -13,15 +13,20 @@ import { ensureMap, getMap, getNode, getSeq, getString, isLocalConfig, setMapStr
 
 type Holder = KrmResource | YAMLMap;
 
-/** SDK `IsGVK(group, version, kind)`: empty group / version match any. */
+/**
+ * SDK `IsGVK(group, version, kind)`: an empty value on either side matches anything, so a document
+ * without apiVersion/kind (e.g. a kustomization.yaml) is treated as every kind, as the catalog does.
+ */
 function isGvk(doc: KrmResource, group: string, version: string, kind: string): boolean {
   const apiVersion = getString(doc, ["apiVersion"]) ?? "";
   const slash = apiVersion.indexOf("/");
   const g = slash < 0 ? "" : apiVersion.slice(0, slash);
   const v = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-  if (group !== "" && group !== g) return false;
-  if (version !== "" && version !== v) return false;
-  return (getString(doc, ["kind"]) ?? "") === kind;
+  const k = getString(doc, ["kind"]) ?? "";
+  if (k !== "" && kind !== "" && k !== kind) return false;
+  if (g !== "" && group !== "" && g !== group) return false;
+  if (v !== "" && version !== "" && v !== version) return false;
+  return true;
 }
 
 class LabelSetter {
