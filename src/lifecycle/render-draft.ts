@@ -118,19 +118,17 @@ function describeFailure(error: unknown): string {
   return `porchlight failed: ${text}. This is a porchlight bug.`;
 }
 
-async function renderDraftNow(push: DraftPush, packagePaths: string[] | undefined, deps: RenderDraftDeps) {
+async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps) {
   const { port, log } = deps;
   const check = new CheckRunTracker({ port, repo: push.repo });
   let crashed: unknown;
   try {
     const tree = await port.readTree({ repo: push.repo, sha: push.sha });
-    const paths =
-      packagePaths ??
-      touchedPackages({
-        entries: tree.entries,
-        changedPaths: push.changedPaths,
-        branchPackage: parseDraftBranch(push.branch, { draftPrefix: deps.draftsPrefix })?.packagePath,
-      });
+    const paths = touchedPackages({
+      entries: tree.entries,
+      changedPaths: push.changedPaths,
+      branchPackage: parseDraftBranch(push.branch, { draftPrefix: deps.draftsPrefix })?.packagePath,
+    });
     if (paths.length === 0) return { kind: "ignored", reason: "the push touched no package" } as const;
     const rendered = await renderPackagesAtSha({
       port,
@@ -211,18 +209,21 @@ async function renderDraftNow(push: DraftPush, packagePaths: string[] | undefine
 /**
  * Renders the packages a draft push touched and reports the check run. With a queue, work is keyed
  * by (repo, sha, branch) — a redelivered webhook is a `duplicate` — and serialized per branch (newest
- * head wins). Throws GitHubError when GitHub fails (after completing the check run with failure).
+ * head wins). The packages are a function of that key (the tree at `sha` plus the branch's package),
+ * so it identifies (repo, sha, packages); the branch is part of it because the same sha pushed to two
+ * draft branches must be rendered onto each. Throws GitHubError when GitHub fails (after completing
+ * the check run with failure).
  */
 export async function renderDraft(push: DraftPush, deps: RenderDraftDeps): Promise<RenderDraftOutcome> {
   const prefix = normalizePrefix(deps.draftsPrefix);
   if (!push.branch.startsWith(prefix)) return { kind: "ignored", reason: `not a ${prefix}** branch` };
-  if (!deps.queue) return renderDraftNow(push, undefined, deps);
+  if (!deps.queue) return renderDraftNow(push, deps);
   const repoKey = `${push.repo.owner}/${push.repo.repo}`;
   const key = `${repoKey}@${push.sha}#${push.branch}`;
   const queued = await deps.queue.run({
     lane: `${repoKey}#${push.branch}`,
     key,
-    task: () => renderDraftNow(push, undefined, deps),
+    task: () => renderDraftNow(push, deps),
   });
   if (queued.kind !== "done") {
     deps.log.info(`${push.branch}@${push.sha}: ${queued.kind}, not rendered again`);
