@@ -4,7 +4,8 @@
  * `porchlight/render` check instead of crashing.
  *
  * Where the file is read from matters: the handlers read it with Probot's `context.config(...)`, which
- * fetches `.github/porchlight.yml` from the repository's DEFAULT branch (no `ref`). That is on purpose:
+ * fetches `.github/porchlight.yml` from the repository's DEFAULT branch (no `ref`; when the repository has
+ * none, from the owner's `.github` repository, Probot's organization-wide default). That is on purpose:
  * a pull request must not be able to change how it is judged (e.g. switch off readiness gates or change
  * the draft prefix in the same PR it wants merged). Probot's own convention, kept here.
  */

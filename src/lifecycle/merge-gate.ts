@@ -4,11 +4,13 @@
  * when, for any package the pull request touches:
  * 1. rendering fails (`Rendered=False` by OUR render of that exact sha — never a status in the file);
  * 2. the content differs from what rendering produces (rendered output or the Kptfile status was
- *    edited by hand, or the render commit is missing);
+ *    edited by hand, or the render commit is missing) — `status.renderStatus`, the record of the last
+ *    render run, excepted: its result messages legitimately differ on a re-render;
  * 3. a readiness gate (`info.readinessGates[].conditionType`) has no condition with status "True".
  * Pure: render results in, verdict and report out.
  */
 import path from "node:path/posix";
+import { parse } from "yaml";
 import type { TreeChange } from "../github/port.js";
 import type { PackageReport } from "../report/annotations.js";
 import type { CheckReport } from "../report/check-summary.js";
@@ -49,6 +51,32 @@ function inPackage(filePath: string, packagePath: string): boolean {
   return packagePath === "" || filePath.startsWith(`${packagePath}/`);
 }
 
+function withoutRenderStatus(text: string): string | undefined {
+  try {
+    const doc = parse(text) as { status?: { renderStatus?: unknown } } | null;
+    if (doc?.status) delete doc.status.renderStatus;
+    return JSON.stringify(doc);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when a Kptfile change is only the record of the render run (`status.renderStatus`): the results
+ * functions report differ between a first render and a re-render of its output ("1 value changed" vs
+ * "no value changed"), so that record is not part of "what rendering produces". Conditions (Rendered
+ * and any readiness condition) and everything else still count.
+ */
+export function onlyRenderStatusDiffers(
+  before: Uint8Array | undefined,
+  after: Uint8Array | undefined,
+): boolean {
+  if (!before || !after) return false;
+  const decode = (b: Uint8Array) => withoutRenderStatus(new TextDecoder().decode(b));
+  const a = decode(before);
+  return a !== undefined && a === decode(after);
+}
+
 /**
  * Evaluates the gate over rendered packages. `changes` are the tree changes that would store the render
  * output (from `renderPackagesAtSha`): any change under a package means its content is not what
@@ -66,6 +94,13 @@ export function evaluateMergeGate(options: {
   for (const change of options.changes) {
     const owner = byDepth.find((p) => inPackage(change.path, p.packagePath));
     if (!owner) continue;
+    const rel = owner.packagePath === "" ? change.path : change.path.slice(owner.packagePath.length + 1);
+    if (
+      path.basename(rel) === "Kptfile" &&
+      onlyRenderStatusDiffers(owner.inputFiles.get(rel), owner.result.files?.get(rel))
+    ) {
+      continue;
+    }
     changed.set(owner.packagePath, [...(changed.get(owner.packagePath) ?? []), change.path]);
   }
   for (const pkg of options.packages) {
