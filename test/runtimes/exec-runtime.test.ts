@@ -1,0 +1,105 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createExecRuntime, EXEC_NOT_ALLOWED } from "../../src/runtimes/exec/exec-runtime.js";
+import { splitCommand } from "../../src/runtimes/exec/split-command.js";
+import { parseResourceList, serializeResourceList } from "../../src/runtimes/exec/wire.js";
+import { configMap, docs, dump } from "./helpers.js";
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/functions");
+const input = () => ({
+  items: docs("# top\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: foo # the name\ndata:\n  k: foo\n"),
+  functionConfig: configMap({ a: "b" }),
+  results: [],
+});
+
+describe("splitCommand", () => {
+  it.each([
+    ["sed -e 's/foo/bar/'", ["sed", "-e", "s/foo/bar/"]],
+    ['sh -c "echo \\"hi\\" $x"', ["sh", "-c", 'echo "hi" $x']],
+    ["a\\ b  c", ["a b", "c"]],
+    ["x ''", ["x", ""]],
+  ])("%s", (cmd, argv) => {
+    expect(splitCommand(cmd)).toEqual(argv);
+  });
+
+  it("rejects an open quote", () => {
+    expect(() => splitCommand("sed 's/x")).toThrow(/unterminated single quote/);
+  });
+});
+
+describe("ResourceList wire format", () => {
+  it("round-trips items with their comments", () => {
+    const list = input();
+    const text = serializeResourceList(list);
+    expect(text).toContain("kind: ResourceList\n");
+    const back = parseResourceList(text);
+    expect(dump(back.items)).toContain("name: foo # the name");
+    expect(dump(back.items)).toContain("# top");
+    expect(back.functionConfig?.getIn(["data", "a"])).toBe("b");
+  });
+
+  it("rejects output that is not a ResourceList", () => {
+    expect(() => parseResourceList("kind: List\n")).toThrow(/expected ResourceList/);
+  });
+});
+
+describe("exec runtime", () => {
+  it("is not the runtime for images", async () => {
+    const rt = createExecRuntime({ allow: true });
+    expect(await rt.run({ fn: { image: "set-labels" }, input: input(), cwd: FIXTURES })).toBeUndefined();
+  });
+
+  it("refuses to run without permission, as kpt does", async () => {
+    const rt = createExecRuntime({ allow: false });
+    const out = await rt.run({ fn: { exec: "node replace-foo.mjs" }, input: input(), cwd: FIXTURES });
+    expect(out).toEqual({ exitCode: 1, stderr: "", executionError: EXEC_NOT_ALLOWED });
+  });
+
+  it("runs the command in cwd with the ResourceList on stdin and parses stdout", async () => {
+    const rt = createExecRuntime({ allow: true });
+    const out = await rt.run({ fn: { exec: "node ./replace-foo.mjs" }, input: input(), cwd: FIXTURES });
+    expect(out?.exitCode).toBe(0);
+    expect(out?.stderr).toBe("replacing foo\n");
+    expect(dump(out?.output?.items ?? [])).toBe(
+      "# top\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bar # the name\ndata:\n  k: bar\n",
+    );
+    expect(out?.output?.results).toEqual([
+      { message: "replaced foo", severity: "info", file: { path: "cm.yaml" } },
+    ]);
+  });
+
+  it("records a non-zero exit with stderr", async () => {
+    const rt = createExecRuntime({ allow: true });
+    const out = await rt.run({ fn: { exec: "node fail.mjs" }, input: input(), cwd: FIXTURES });
+    expect(out).toEqual({ exitCode: 3, stderr: "boom: bad input\n" });
+  });
+
+  it("fails a function that writes no ResourceList", async () => {
+    const rt = createExecRuntime({ allow: true });
+    const out = await rt.run({ fn: { exec: "node not-krm.mjs" }, input: input(), cwd: FIXTURES });
+    expect(out?.exitCode).toBe(1);
+    expect(out?.stderr).toMatch(/function wrote no valid ResourceList to stdout/);
+  });
+
+  it("kills a function past its timeout", async () => {
+    const rt = createExecRuntime({ allow: true, timeoutMs: 300 });
+    const out = await rt.run({ fn: { exec: "node hang.mjs" }, input: input(), cwd: FIXTURES });
+    expect(out?.exitCode).toBe(1);
+    expect(out?.stderr).toMatch(/function timed out after 300ms/);
+  });
+
+  it("caps the output size", async () => {
+    const rt = createExecRuntime({ allow: true, maxOutputBytes: 1024 });
+    const out = await rt.run({ fn: { exec: "node flood.mjs" }, input: input(), cwd: FIXTURES });
+    expect(out?.exitCode).toBe(1);
+    expect(out?.stderr).toMatch(/function output exceeded 1024 bytes/);
+  });
+
+  it("reports a missing executable as an execution error", async () => {
+    const rt = createExecRuntime({ allow: true });
+    const out = await rt.run({ fn: { exec: "./no-such-fn --flag" }, input: input(), cwd: FIXTURES });
+    expect(out?.exitCode).toBe(1);
+    expect(out?.executionError).toBe('exec: "./no-such-fn": executable file not found');
+  });
+});
