@@ -78,9 +78,27 @@ export function onlyRenderStatusDiffers(
 }
 
 /**
- * Evaluates the gate over rendered packages. `changes` are the tree changes that would store the render
- * output (from `renderPackagesAtSha`): any change under a package means its content is not what
- * rendering produces. `enforceReadinessGates: false` skips rule 3.
+ * The files whose content differs from what rendering produces, per package path (innermost rendered
+ * package wins), ignoring Kptfile changes that are only `status.renderStatus`. `changes` are the tree
+ * changes that would store the render output (from `renderPackagesAtSha`).
+ */
+export function contentDrift(packages: PackageReport[], changes: TreeChange[]): Map<string, string[]> {
+  const byDepth = [...packages].sort((a, b) => b.packagePath.length - a.packagePath.length);
+  const drift = new Map<string, string[]>();
+  for (const change of changes) {
+    const owner = byDepth.find((p) => inPackage(change.path, p.packagePath));
+    if (!owner) continue;
+    const rel = owner.packagePath === "" ? change.path : change.path.slice(owner.packagePath.length + 1);
+    const kptfile = path.basename(rel) === "Kptfile";
+    if (kptfile && onlyRenderStatusDiffers(owner.inputFiles.get(rel), owner.result.files?.get(rel))) continue;
+    drift.set(owner.packagePath, [...(drift.get(owner.packagePath) ?? []), change.path]);
+  }
+  return drift;
+}
+
+/**
+ * Evaluates the gate over rendered packages: any {@link contentDrift} under a package means its content
+ * is not what rendering produces. `enforceReadinessGates: false` skips rule 3.
  */
 export function evaluateMergeGate(options: {
   packages: PackageReport[];
@@ -88,21 +106,7 @@ export function evaluateMergeGate(options: {
   enforceReadinessGates?: boolean;
 }): GateVerdict {
   const problems: GateProblem[] = [];
-  // Longest package path first, so a change is attributed to its innermost rendered package.
-  const byDepth = [...options.packages].sort((a, b) => b.packagePath.length - a.packagePath.length);
-  const changed = new Map<string, string[]>();
-  for (const change of options.changes) {
-    const owner = byDepth.find((p) => inPackage(change.path, p.packagePath));
-    if (!owner) continue;
-    const rel = owner.packagePath === "" ? change.path : change.path.slice(owner.packagePath.length + 1);
-    if (
-      path.basename(rel) === "Kptfile" &&
-      onlyRenderStatusDiffers(owner.inputFiles.get(rel), owner.result.files?.get(rel))
-    ) {
-      continue;
-    }
-    changed.set(owner.packagePath, [...(changed.get(owner.packagePath) ?? []), change.path]);
-  }
+  const changed = contentDrift(options.packages, options.changes);
   for (const pkg of options.packages) {
     if (!pkg.result.ok) {
       problems.push({

@@ -17,7 +17,7 @@ import type { LifecyclePort } from "../github/lifecycle-port.js";
 import type { RepoRef } from "../github/port.js";
 import { upsertComment } from "./comments.js";
 import { checkCommit, type GateDeps } from "./gate-check.js";
-import { describeProblem } from "./merge-gate.js";
+import { contentDrift, describeProblem } from "./merge-gate.js";
 import { type RenderDraftOutcome, renderDraft } from "./render-draft.js";
 import { parseDraftBranch } from "./revisions.js";
 import type { WorkQueue } from "./work-queue.js";
@@ -119,12 +119,8 @@ export async function proposeRevision(pr: PullRequestInput, deps: ProposeDeps): 
   }
 
   let render: RenderDraftOutcome | undefined;
-  if (
-    draft &&
-    pr.sameRepository &&
-    RENDER_FIRST_ACTIONS.has(pr.action) &&
-    checked.rendered.changes.length > 0
-  ) {
+  const drift = contentDrift(checked.rendered.packages, checked.rendered.changes);
+  if (draft && pr.sameRepository && RENDER_FIRST_ACTIONS.has(pr.action) && drift.size > 0) {
     // The head was never rendered (e.g. pushed before the app was installed): render and commit it like
     // a draft push. Its `synchronize` event is judged again. With the shared queue, a head the push
     // handler is already rendering is a duplicate here.

@@ -84,9 +84,11 @@ describe("one package through Porch's lifecycle on GitHub", () => {
       changes: { "pkg/deploy.yaml": deployment("web").replace("replicas: 1", "replicas: 3") },
     });
     await probot.receive(pushEventFor(fake, "drafts/pkg/second", second));
+    const secondRendered = fake.heads.get("drafts/pkg/second")!;
     const pull2 = fake.openPull("drafts/pkg/second");
     await probot.receive(pullRequestEvent(fake, pull2, "opened"));
-    expect(fake.latestCheck(fake.heads.get("drafts/pkg/second")!)?.conclusion).toBe("success");
+    expect(fake.heads.get("drafts/pkg/second")).toBe(secondRendered); // already rendered: judged, not re-committed
+    expect(fake.latestCheck(secondRendered)?.conclusion).toBe("success");
     const merge2 = fake.merge(2);
     await probot.receive(pullRequestEvent(fake, pull2, "closed"));
     expect(fake.tags.get("pkg/v2")).toBe(merge2);
