@@ -34,17 +34,18 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
-/** Reads the blobs of one package (subpackages included) from an already-read tree. */
+/** Reads the blobs of one package (subpackages included) from an already-read tree; one read per distinct blob. */
 export async function readPackageFiles(options: {
   port: GitHubPort;
   repo: RepoRef;
   entries: Map<string, TreeEntry>;
 }): Promise<Map<string, Uint8Array>> {
-  const list = [...options.entries];
-  const blobs = await mapLimit(list, BLOB_CONCURRENCY, ([, entry]) =>
-    options.port.readBlob({ repo: options.repo, sha: entry.sha }),
+  const shas = [...new Set([...options.entries.values()].map((e) => e.sha))];
+  const blobs = await mapLimit(shas, BLOB_CONCURRENCY, (sha) =>
+    options.port.readBlob({ repo: options.repo, sha }),
   );
-  return new Map(list.map(([rel], i) => [rel, blobs[i] as Uint8Array]));
+  const bySha = new Map(shas.map((sha, i) => [sha, blobs[i] as Uint8Array]));
+  return new Map([...options.entries].map(([rel, entry]) => [rel, bySha.get(entry.sha) as Uint8Array]));
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -43,6 +43,23 @@ describe("a push touching two packages", () => {
   });
 });
 
+describe("reading a package", () => {
+  it("reads each distinct blob once, even when several files share it", async () => {
+    const same = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\n";
+    const files = { "apps/web/Kptfile": kptfile("web"), "apps/web/a.yaml": same, "apps/web/b/a.yaml": same };
+    const gh = new GitHubMock().tree(SHA, files).blobs(files).createTree().createCommit(RENDERED);
+    gh.updateRef("drafts/apps/web/v1").createCheckRun();
+    const probot = await createTestProbot();
+
+    await probot.receive(
+      pushEvent({ branch: "drafts/apps/web/v1", after: SHA, commits: [{ added: ["apps/web/a.yaml"] }] }),
+    );
+
+    gh.assertDone();
+    expect(gh.requests.filter((r) => r.path.includes("/git/blobs/"))).toHaveLength(2);
+  });
+});
+
 describe("the loop guard", () => {
   it("never commits on top of its own render commit, even when a function is not idempotent", async () => {
     const files = {

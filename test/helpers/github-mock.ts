@@ -110,7 +110,7 @@ export class GitHubMock {
     return this;
   }
 
-  /** `GET git/blobs/{sha}` once for each file under one of `prefixes` (`""` = all). */
+  /** `GET git/blobs/{sha}` once for each distinct blob of the files under one of `prefixes` (`""` = all). */
   blobs(files: Record<string, string>, prefixes: string[] = [""]): this {
     const seen = new Set<string>();
     for (const [p, content] of Object.entries(files)) {
@@ -121,23 +121,16 @@ export class GitHubMock {
       const b64 = Buffer.from(content)
         .toString("base64")
         .replace(/(.{60})/g, "$1\n");
-      this.scope
-        .get(`${this.base}/git/blobs/${sha}`)
-        .times(
-          Object.entries(files).filter(
-            ([q, c]) => c === content && prefixes.some((x) => x === "" || q.startsWith(`${x}/`)),
-          ).length,
-        )
-        .reply(
-          this.reply(200, {
-            sha,
-            size: Buffer.byteLength(content),
-            content: b64,
-            encoding: "base64",
-            node_id: "B",
-            url: "u",
-          }),
-        );
+      this.scope.get(`${this.base}/git/blobs/${sha}`).reply(
+        this.reply(200, {
+          sha,
+          size: Buffer.byteLength(content),
+          content: b64,
+          encoding: "base64",
+          node_id: "B",
+          url: "u",
+        }),
+      );
     }
     return this;
   }
