@@ -10,7 +10,8 @@ COPY src ./src
 RUN npm run build
 
 FROM node:20-slim
-ENV NODE_ENV=production
+# Probot listens on HOST (default "localhost", unreachable from outside the container) and PORT.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
