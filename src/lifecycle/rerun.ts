@@ -2,11 +2,13 @@
  * Re-run: `check_run` `rerequested`, `check_suite` `rerequested`, or the check run's "Re-render" button
  * (`requested_action`). The commit is rendered again from scratch — a re-run is never a duplicate:
  * - it is the head of open pull requests into the default branch → judged again for each of them;
- * - it is on a draft branch → rendered like a draft push (committing when the output differs);
+ * - it is on a draft branch → judged; when its content is not what rendering produces, rendered and
+ *   committed like a draft push;
  * - it is on the default branch → every package judged, nothing committed.
  */
 import type { RepoRef } from "../github/port.js";
 import { type CommitCheck, checkCommit } from "./gate-check.js";
+import { contentDrift } from "./merge-gate.js";
 import type { JudgeDeps } from "./merge-queue.js";
 import { type RenderDraftOutcome, renderDraft } from "./render-draft.js";
 import { parseDraftBranch } from "./revisions.js";
@@ -50,8 +52,24 @@ export async function rerunCheck(input: RerunInput, deps: JudgeDeps): Promise<Re
     }
     return { kind: "judged", checks };
   }
-  if (input.headBranch && parseDraftBranch(input.headBranch, { draftPrefix: prefix })) {
-    // No queue: a re-run must not be dropped as a duplicate of the first render of this sha.
+  const draft = input.headBranch ? parseDraftBranch(input.headBranch, { draftPrefix: prefix }) : undefined;
+  if (input.headBranch && draft) {
+    const check = await checkCommit({
+      repo,
+      sha,
+      changedPaths: [],
+      branchPackage: draft.packagePath,
+      notes: ["Re-run."],
+      deps,
+    });
+    if (
+      check.kind === "no-package" ||
+      contentDrift(check.rendered.packages, check.rendered.changes).size === 0
+    ) {
+      return { kind: "judged", checks: [check] };
+    }
+    // Not rendered yet: render and commit like a draft push. No queue: a re-run must not be dropped as a
+    // duplicate of the first render of this sha.
     const render = await renderDraft(
       { repo, branch: input.headBranch, sha, changedPaths: [] },
       {

@@ -108,7 +108,8 @@ export class FakeRepo {
   /** A user's `git push`: one commit on `branch` (created from `from` when new). Returns before/after. */
   push(options: { branch: string; changes: Record<string, string | null>; message?: string; from?: string }) {
     const before = this.heads.get(options.branch);
-    const parent = before ?? this.heads.get(options.from ?? this.defaultBranch)!;
+    const from = options.from ?? this.defaultBranch;
+    const parent = before ?? this.heads.get(from) ?? from;
     const files = new Map(this.files(parent));
     for (const [path, content] of Object.entries(options.changes)) {
       if (content === null) files.delete(path);
