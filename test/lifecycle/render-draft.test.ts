@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { renderPackage } from "../../src/engine/render.js";
+import type { GitHubPort, RepoTree } from "../../src/github/port.js";
+import { type DraftPush, isRenderCommit, renderDraft } from "../../src/lifecycle/render-draft.js";
+import { WorkQueue } from "../../src/lifecycle/work-queue.js";
+import { createDefaultRuntime } from "../../src/runtimes/default.js";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
+const CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n";
+
+/** An in-memory port: one package at every sha; readTree of `slowSha` waits for `release()`. */
+function memoryPort(slowSha: string) {
+  const calls: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let next = 0;
+  const port: GitHubPort = {
+    async readTree({ sha }): Promise<RepoTree> {
+      calls.push(`readTree ${sha}`);
+      if (sha === slowSha) await gate;
+      return {
+        treeSha: `tree-${sha}`,
+        entries: [
+          { path: "web/Kptfile", mode: "100644", type: "blob", sha: "k" },
+          { path: "web/cm.yaml", mode: "100644", type: "blob", sha: "c" },
+        ],
+      };
+    },
+    readBlob: async ({ sha }) => enc(sha === "k" ? KPTFILE : CM),
+    createBlob: async () => "blob",
+    createTree: async () => "tree",
+    createCommit: async ({ parents }) => {
+      calls.push(`createCommit ${parents[0]}`);
+      return `rendered-${next++}`;
+    },
+    updateBranch: async ({ sha }) => ({ kind: "updated", sha }),
+    createCheckRun: async ({ headSha, conclusion }) => {
+      calls.push(`check ${headSha} ${conclusion}`);
+      return { id: 1 };
+    },
+    updateCheckRun: async () => undefined,
+  };
+  return { port, calls, release };
+}
+
+const push = (sha: string): DraftPush => ({
+  repo: { owner: "o", repo: "r" },
+  branch: "drafts/web/v1",
+  sha,
+  changedPaths: ["web/cm.yaml"],
+});
+
+describe("renderDraft", () => {
+  it("serializes a branch: while one render runs, only the newest waiting push is rendered", async () => {
+    const { port, calls, release } = memoryPort("sha1");
+    const deps = {
+      port,
+      engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      queue: new WorkQueue(),
+    };
+    const first = renderDraft(push("sha1"), deps);
+    const second = renderDraft(push("sha2"), deps);
+    const third = renderDraft(push("sha3"), deps);
+    expect(await second).toEqual({ kind: "superseded" });
+    release();
+    expect(await first).toMatchObject({
+      kind: "reported",
+      committedSha: "rendered-0",
+      conclusion: "success",
+    });
+    expect(await third).toMatchObject({ kind: "reported", committedSha: "rendered-1" });
+    expect(calls).toEqual([
+      "readTree sha1",
+      "createCommit sha1",
+      "check rendered-0 success",
+      "readTree sha3",
+      "createCommit sha3",
+      "check rendered-1 success",
+    ]);
+  });
+
+  it("ignores branches outside the drafts prefix", async () => {
+    const { port, calls } = memoryPort("none");
+    const deps = {
+      port,
+      engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    };
+    expect(await renderDraft({ ...push("x"), branch: "main" }, deps)).toMatchObject({ kind: "ignored" });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("isRenderCommit", () => {
+  it("recognises the Rendered-From trailer only as a trailer line", () => {
+    expect(isRenderCommit(`Render web\n\nbody\n\nRendered-From: ${"a".repeat(40)}\n`)).toBe(true);
+    expect(isRenderCommit("Fix: mention Rendered-From: abc in text")).toBe(false);
+    expect(isRenderCommit(undefined)).toBe(false);
+  });
+});
