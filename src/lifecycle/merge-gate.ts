@@ -157,7 +157,7 @@ export function applyGateToReport(report: CheckReport, verdict: GateVerdict): Ch
     : kinds.has("not-rendered")
       ? "Not mergeable: content differs from its render"
       : "Not mergeable: readiness gates not met";
-  const section = ["### ⛔ Merge gate", "", ...verdict.problems.map(describeProblem), ""].join("\n");
+  const section = ["### ⛔ Merge gate", "", ...verdict.problems.map(describeProblem)].join("\n");
   const [head, ...rest] = report.summary.split("\n\n");
   return {
     conclusion: "failure",

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import type { RenderResult, StepReport } from "../../src/engine/types.js";
+import {
+  applyGateToReport,
+  contentDrift,
+  evaluateMergeGate,
+  failingSteps,
+  onlyRenderStatusDiffers,
+} from "../../src/lifecycle/merge-gate.js";
+import { unmetReadinessGates } from "../../src/lifecycle/readiness.js";
+import type { PackageReport } from "../../src/report/annotations.js";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+const KPTFILE = (status: string, gates = "") =>
+  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n${gates}${status}`;
+const GATES = "info:\n  readinessGates:\n    - conditionType: approved\n    - conditionType: Rendered\n";
+const CONDITIONS = (approved: string) =>
+  `status:\n  conditions:\n    - type: Rendered\n      status: "True"\n      reason: RenderSuccess\n${approved}`;
+
+function step(overrides: Partial<StepReport["status"]> = {}): StepReport {
+  return {
+    packagePath: ".",
+    kind: "mutator",
+    name: "ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2",
+    status: { image: "set-labels", exitCode: 0, ...overrides },
+    durationMs: 3,
+    resourceCount: 1,
+  };
+}
+
+function pkg(options: { path?: string; ok?: boolean; kptfile: string; steps?: StepReport[] }): PackageReport {
+  const files = new Map([["Kptfile", bytes(options.kptfile)]]);
+  const result: RenderResult = {
+    ok: options.ok ?? true,
+    files,
+    status: { conditions: [] },
+    steps: options.steps ?? [step()],
+    ...(options.ok === false ? { error: "pkg.render: pkg .:\n\tpipeline.run: already handled error" } : {}),
+  };
+  return { packagePath: options.path ?? "app", result, inputFiles: files };
+}
+
+describe("readiness gates", () => {
+  it("needs a True condition per gate, and answers Rendered from our own render", () => {
+    expect(unmetReadinessGates(KPTFILE(CONDITIONS(""), GATES), true)).toEqual([
+      { conditionType: "approved", message: 'no condition "approved" in status.conditions' },
+    ]);
+    const approvedFalse =
+      '    - type: approved\n      status: "False"\n      reason: Pending\n      message: waiting\n';
+    expect(unmetReadinessGates(KPTFILE(CONDITIONS(approvedFalse), GATES), true)[0]?.message).toBe(
+      'condition "approved" is "False" (Pending: waiting)',
+    );
+    const approvedTrue = '    - type: approved\n      status: "True"\n';
+    expect(unmetReadinessGates(KPTFILE(CONDITIONS(approvedTrue), GATES), true)).toEqual([]);
+    // The file says Rendered True, but our render failed: the gate is not met.
+    expect(
+      unmetReadinessGates(KPTFILE(CONDITIONS(approvedTrue), GATES), false).map((g) => g.conditionType),
+    ).toEqual(["Rendered"]);
+  });
+
+  it("has no gates for a Kptfile without readinessGates or one that does not parse", () => {
+    expect(unmetReadinessGates(KPTFILE(""), true)).toEqual([]);
+    expect(unmetReadinessGates("a: [", true)).toEqual([]);
+  });
+});
+
+describe("merge gate", () => {
+  it("passes a rendered package whose gates are met", () => {
+    const approved = '    - type: approved\n      status: "True"\n';
+    const verdict = evaluateMergeGate({
+      packages: [pkg({ kptfile: KPTFILE(CONDITIONS(approved), GATES) })],
+      changes: [],
+    });
+    expect(verdict).toEqual({ passed: true, problems: [] });
+  });
+
+  it("lists failing steps of a package that does not render, and skips its readiness", () => {
+    const failing = step({
+      exitCode: 1,
+      errorResults: [{ message: "label value too long", severity: "error" }],
+    });
+    const report = pkg({ ok: false, kptfile: KPTFILE("", GATES), steps: [step(), failing] });
+    expect(failingSteps(report)).toEqual([
+      "mutator `ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2` exited 1: label value too long",
+    ]);
+    const verdict = evaluateMergeGate({ packages: [report], changes: [] });
+    expect(verdict.problems.map((p) => p.kind)).toEqual(["render-failed"]);
+  });
+
+  it("attributes drift to the innermost package and ignores renderStatus-only Kptfile changes", () => {
+    const outer = pkg({ path: "apps", kptfile: KPTFILE("") });
+    const inner = pkg({ path: "apps/web", kptfile: KPTFILE("") });
+    const before =
+      "kind: Kptfile\nstatus:\n  renderStatus:\n    mutationSteps:\n      - results: [{message: changed 1}]\n";
+    const after =
+      "kind: Kptfile\nstatus:\n  renderStatus:\n    mutationSteps:\n      - results: [{message: changed 0}]\n";
+    inner.inputFiles = new Map([["Kptfile", bytes(before)]]);
+    inner.result.files = new Map([["Kptfile", bytes(after)]]);
+    const drift = contentDrift(
+      [outer, inner],
+      [
+        { path: "apps/web/Kptfile", mode: "100644", content: after },
+        { path: "apps/web/deploy.yaml", mode: "100644", content: "x" },
+        { path: "apps/cm.yaml", delete: true },
+      ],
+    );
+    expect([...drift]).toEqual([
+      ["apps/web", ["apps/web/deploy.yaml"]],
+      ["apps", ["apps/cm.yaml"]],
+    ]);
+    expect(onlyRenderStatusDiffers(bytes(before), bytes(after))).toBe(true);
+    expect(onlyRenderStatusDiffers(bytes(before), bytes(`${after}  conditions: []\n`))).toBe(false);
+    expect(onlyRenderStatusDiffers(undefined, bytes(after))).toBe(false);
+  });
+
+  it("turns a passing render report into a failure with a merge gate section", () => {
+    const verdict = evaluateMergeGate({
+      packages: [pkg({ kptfile: KPTFILE(CONDITIONS(""), GATES) })],
+      changes: [{ path: "app/deploy.yaml", mode: "100644", content: "edited" }],
+    });
+    const report = applyGateToReport(
+      {
+        conclusion: "success",
+        title: "Rendered 1 package: app",
+        summary: "## porchlight/render\n\n### ✅ `app`",
+      },
+      verdict,
+    );
+    expect(report.conclusion).toBe("failure");
+    expect(report.title).toBe("Not mergeable: content differs from its render");
+    expect(report.summary).toMatchInlineSnapshot(`
+      "## porchlight/render
+
+      ### ⛔ Merge gate
+
+      - \`app\`: content differs from what rendering produces (\`deploy.yaml\`) — rendered output or the Kptfile status was edited by hand; push to the draft branch to re-render
+      - \`app\`: readiness gate \`approved\` is not met: no condition "approved" in status.conditions
+
+      ### ✅ \`app\`"
+    `);
+    const passing = evaluateMergeGate({ packages: [], changes: [] });
+    const same = { conclusion: "success" as const, title: "t", summary: "s" };
+    expect(applyGateToReport(same, passing)).toBe(same);
+  });
+});
