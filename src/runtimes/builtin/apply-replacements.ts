@@ -2,7 +2,9 @@
  * `apply-replacements` (krm-functions-catalog, kustomize `replacements`): copies the value at
  * `source.fieldPath` of the one selected source resource into `targets[].fieldPaths` of every
  * selected (and not rejected) resource, with `options.delimiter/index/create`. A string source keeps
- * its string typing and quoting at the target, as the catalog's wrapper does. No results on success.
+ * its string typing and quoting at the target, as the catalog's wrapper does. A target field that
+ * does not exist (without `create`) is skipped, as kustomize's replacement filter did for the
+ * apply-replacements releases published packages pin (v0.1.x). No results on success.
  */
 import { isMap, isScalar, isSeq, Scalar } from "yaml";
 import type { KrmResource } from "../../krm/resource-list.js";
@@ -161,13 +163,6 @@ function applyTarget(items: KrmResource[], value: unknown, target: Target): void
     for (const fp of fieldPaths) {
       const create = !target.options?.create ? false : isMap(value) ? "map" : isSeq(value) ? "seq" : "scalar";
       const fields = matchPath(doc.contents, smarterPathSplit(fp), create);
-      if (fields.length === 0) {
-        throw new ReplacementError(
-          create
-            ? `unable to find or create field "${fp}" in replacement target`
-            : `unable to find field "${fp}" in replacement target`,
-        );
-      }
       for (const field of fields) setField(field, value, target.options);
     }
   }

@@ -57,7 +57,7 @@ describe("apply-replacements", () => {
     expect(out.yaml).toContain('  replicas: "5"\n');
   });
 
-  it("creates missing target fields only with options.create", async () => {
+  it("creates missing target fields only with options.create, else skips them", async () => {
     const create = await runBuiltin(
       applyReplacements,
       ITEMS,
@@ -78,9 +78,8 @@ describe("apply-replacements", () => {
         fieldPaths: [metadata.labels.team]
 `),
     );
-    expect(missing.results).toEqual([
-      { message: 'unable to find field "metadata.labels.team" in replacement target', severity: "error" },
-    ]);
+    expect(missing.results).toEqual([]);
+    expect(missing.yaml).not.toContain("team:");
   });
 
   it("reports a missing source, an ambiguous source and a wrong config kind", async () => {
