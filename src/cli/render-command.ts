@@ -11,7 +11,7 @@ import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
 import { getAnnotation, SEQ_INDENT, stripPipelineAnnotations } from "../krm/annotations.js";
 import type { KrmResource } from "../krm/resource-list.js";
-import { type SeqIndent, stringifyOptions } from "../krm/yaml-io.js";
+import { foldDocumentComment, type SeqIndent, stringifyOptions } from "../krm/yaml-io.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
@@ -52,6 +52,7 @@ function unwrapText(resources: KrmResource[]): string {
     .map((doc) => {
       const seq = (getAnnotation(doc, SEQ_INDENT) ?? "compact") as SeqIndent;
       stripPipelineAnnotations(doc, true);
+      foldDocumentComment(doc);
       if (doc.directives) doc.directives.docStart = null;
       return doc.toString(stringifyOptions(seq));
     })

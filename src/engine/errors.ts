@@ -12,8 +12,11 @@ export class KptError extends Error {
   readonly op: string;
   readonly pkg: string | undefined;
   override readonly cause: KptError | string;
-  constructor(options: { op: string; pkg?: string; cause: KptError | string }) {
+  /** What kpt's CLI prints for this cause when it differs from the chain text (e.g. Kptfile read errors). */
+  readonly cli: string | undefined;
+  constructor(options: { op: string; pkg?: string; cause: KptError | string; cli?: string }) {
     super(formatChain(options.op, options.pkg, options.cause));
+    this.cli = options.cli;
     this.name = "KptError";
     this.op = options.op;
     this.pkg = options.pkg;
@@ -22,6 +25,7 @@ export class KptError extends Error {
 
   /** The innermost plain cause (what kpt's CLI prints after `Error: `). */
   rootCause(): string {
+    if (this.cli !== undefined) return this.cli;
     return typeof this.cause === "string" ? this.cause : this.cause.rootCause();
   }
 }

@@ -64,7 +64,12 @@ export class Hydration {
       this.kptfiles.set(node.path, kptfile);
     } catch (err) {
       if (!(err instanceof KptfileError)) throw err;
-      throw new KptError({ op: "pkg.Subpackages", pkg: display, cause: err.chainMessage(display) });
+      throw new KptError({
+        op: "pkg.Subpackages",
+        pkg: display,
+        cause: err.chainMessage(display),
+        cli: err.cliMessage(`${this.options.displayDir}/${node.path}`),
+      });
     }
   }
 

@@ -12,6 +12,7 @@
  */
 
 import { buildPackageTree } from "../krm/package-tree.js";
+import { foldDocumentComment } from "../krm/yaml-io.js";
 import type { Entry } from "./entries.js";
 import { KptError } from "./errors.js";
 import { validatePipeline } from "./function-config.js";
@@ -160,6 +161,7 @@ function store(
   withStatus: { status: KptfileStatus; fallback: Kptfile } | undefined,
 ): { files: Map<string, Uint8Array>; resourcePaths: string[] } {
   if (!withStatus) {
+    for (const entry of h.working) foldDocumentComment(entry.doc);
     return composeFiles({ files: original, entries: h.working, parsed: h.parsed, inputFiles: h.inputFiles });
   }
   const root = h.working.find(isRootKptfile);

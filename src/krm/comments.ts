@@ -7,23 +7,38 @@ import { type Document, isMap, isNode, isPair, isScalar, isSeq, type Node } from
 
 /** Copies comments from `from` onto `to` where `to` has none (fields matched by key, items by name or position). */
 export function copyComments(from: Document, to: Document): void {
-  if (!to.commentBefore && from.commentBefore) to.commentBefore = from.commentBefore;
+  const hasLeading = leadingComment(to.contents) !== undefined || Boolean(to.commentBefore);
+  if (!hasLeading && from.commentBefore) to.commentBefore = from.commentBefore;
   if (!to.comment && from.comment) to.comment = from.comment;
-  copyNode(from.contents, to.contents);
+  copyNode(from.contents, to.contents, hasLeading);
 }
 
-function copyNode(from: unknown, to: unknown): void {
+/** The comment before a node or, for a collection, before its first item (where parsers may put it). */
+function leadingComment(node: unknown): string | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.commentBefore) return node.commentBefore;
+  if (isMap(node)) {
+    const first = node.items[0];
+    if (first && isNode(first.key) && first.key.commentBefore) return first.key.commentBefore;
+  }
+  if (isSeq(node)) return leadingComment(node.items[0]);
+  return undefined;
+}
+
+function copyNode(from: unknown, to: unknown, skipLeading = false): void {
   if (!isNode(from) || !isNode(to)) return;
-  copyOwn(from, to);
+  if (!skipLeading && leadingComment(to) === undefined) copyOwn(from, to);
+  else if (!to.comment && from.comment && !isScalar(to)) to.comment = from.comment;
   if (isMap(from) && isMap(to)) {
-    for (const toPair of to.items) {
+    to.items.forEach((toPair, i) => {
       const key = keyText(toPair.key);
-      if (key === undefined) continue;
+      if (key === undefined) return;
       const fromPair = from.items.find((p) => keyText(p.key) === key);
-      if (!fromPair) continue;
-      if (isNode(fromPair.key) && isNode(toPair.key)) copyOwn(fromPair.key, toPair.key);
+      if (!fromPair) return;
+      if (isNode(fromPair.key) && isNode(toPair.key) && !(skipLeading && i === 0))
+        copyOwn(fromPair.key, toPair.key);
       copyNode(fromPair.value, toPair.value);
-    }
+    });
   } else if (isSeq(from) && isSeq(to)) {
     to.items.forEach((toItem, i) => {
       const name = itemName(toItem);

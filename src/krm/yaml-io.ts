@@ -9,6 +9,7 @@ import {
   type Document,
   isCollection,
   isDocument,
+  isMap,
   isNode,
   isPair,
   isScalar,
@@ -90,7 +91,7 @@ function isNullDocument(doc: Document): boolean {
  * Parses one YAML file. Throws `YamlSyntaxError` (file and Go-worded line) on bad YAML.
  */
 export function parseYamlFile(path: string, text: string): ParsedFile {
-  const all = parseAllDocuments(text, { prettyErrors: false, keepSourceTokens: false });
+  const all = parseAllDocuments(text, { prettyErrors: true });
   const list = Array.isArray(all) ? all : [];
   if (!Array.isArray(all)) {
     // An empty stream.
@@ -104,6 +105,7 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
   const contentDocs = list.filter((d) => !isNullDocument(d));
   const sourceOk = contentChunks.length === contentDocs.length;
   const opts = stringifyOptions(seqIndent);
+  for (const doc of contentDocs) restoreKeyLineComments(doc, text);
   const docs: ParsedDocument[] = contentDocs.map((doc, index) => ({
     doc,
     source: sourceOk ? contentChunks[index] : undefined,
@@ -111,6 +113,29 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
     index,
   }));
   return { path, text, seqIndent, docs };
+}
+
+/**
+ * The \`yaml\` package folds a comment written on a \`key:\` line whose value is a block collection
+ * (\`metadata: # kpt-merge: ...\`) into the comment before the collection; Go's yaml.v3 keeps it on
+ * the key line. Moves such a comment back onto the key so a re-serialized document keeps it there.
+ */
+function restoreKeyLineComments(doc: Document, text: string): void {
+  visit(doc, {
+    Pair(_key, pair) {
+      const key = pair.key;
+      const value = pair.value;
+      if (!isScalar(key) || !key.range || !isCollection(value) || !value.commentBefore) return;
+      const lineEnd = text.indexOf("\n", key.range[1]);
+      const rest = text.slice(key.range[1], lineEnd === -1 ? undefined : lineEnd);
+      const m = /^\s*:\s*#(.*)$/.exec(rest);
+      if (!m) return;
+      const [first, ...others] = value.commentBefore.split("\n");
+      if (first !== m[1]) return;
+      key.comment = first;
+      value.commentBefore = others.length > 0 ? others.join("\n") : undefined;
+    },
+  });
 }
 
 function isBlankChunk(chunk: string): boolean {
@@ -158,7 +183,7 @@ function normalizeNode(node: unknown): void {
 function collapseBlankLines(comment: string): string {
   return comment
     .split("\n")
-    .filter((line) => line.trim() !== "")
+    .filter((line) => line !== "")
     .join("\n");
 }
 
@@ -206,4 +231,18 @@ export function renderFileText(options: {
 /** Whether a value is a yaml Document (for defensive checks on function output). */
 export function isYamlDocument(value: unknown): value is Document {
   return isDocument(value);
+}
+
+/**
+ * Moves a document's leading comment (which the \`yaml\` package separates from the content by an
+ * empty line) onto the first key, as kpt's ResourceList round trip of out-of-place output does.
+ */
+export function foldDocumentComment(doc: Document): void {
+  if (!doc.commentBefore) return;
+  const contents = doc.contents;
+  if (isMap(contents) && contents.items.length > 0 && isNode(contents.items[0].key)) {
+    const key = contents.items[0].key;
+    key.commentBefore = key.commentBefore ? `${doc.commentBefore}\n${key.commentBefore}` : doc.commentBefore;
+    doc.commentBefore = null;
+  }
 }
