@@ -136,6 +136,8 @@ export async function publishRevision(pr: MergedPullRequest, deps: PublishDeps):
     branchPackage: draft.packagePath,
   }).filter((p) => p !== "" && directoryOf(p, config.directories) !== undefined);
 
+  if (packagePaths.length === 0) return { kind: "ignored", reason: "the pull request touched no package" };
+
   const results: PackagePublication[] = [];
   for (const packagePath of packagePaths) {
     results.push(await publishPackage({ pr, packagePath, workspace: draft.workspace, port }));
@@ -149,20 +151,18 @@ export async function publishRevision(pr: MergedPullRequest, deps: PublishDeps):
     config.deleteBranchOnPublish && pr.sameRepository
       ? await port.deleteBranch({ repo: pr.repo, branch: pr.headRef })
       : false;
-  if (results.length > 0) {
-    await upsertComment({
-      port,
-      repo: pr.repo,
-      issueNumber: pr.number,
-      marker: PUBLISH_COMMENT_MARKER,
-      body: publishComment({
-        pr,
-        workspace: draft.workspace,
-        results,
-        branchDeleted,
-        directories: config.directories,
-      }),
-    });
-  }
+  await upsertComment({
+    port,
+    repo: pr.repo,
+    issueNumber: pr.number,
+    marker: PUBLISH_COMMENT_MARKER,
+    body: publishComment({
+      pr,
+      workspace: draft.workspace,
+      results,
+      branchDeleted,
+      directories: config.directories,
+    }),
+  });
   return { kind: "published", packages: results, branchDeleted };
 }

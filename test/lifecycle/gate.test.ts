@@ -169,6 +169,26 @@ describe("merge gate", () => {
     fake.assertClean();
   });
 
+  it("judges only packages inside the configured directories", async () => {
+    const { fake, probot } = await setup(undefined, "directories: [catalog]\n");
+    const outside = fake.push({
+      branch: "drafts/other/pkg/ws",
+      changes: {
+        "other/pkg/Kptfile": kptfile("pkg", SET_NAMESPACE),
+        "other/pkg/deploy.yaml": deployment("web"),
+      },
+    });
+    const pull = fake.openPull("drafts/other/pkg/ws");
+    await probot.receive(pullRequestEvent(fake, pull, "opened"));
+    expect(fake.latestCheck(outside.after)?.conclusion).toBe("neutral");
+    expect(fake.latestCheck(outside.after)?.output?.summary).toContain("under catalog");
+    fake.merge(pull.number);
+    await probot.receive(pullRequestEvent(fake, pull, "closed"));
+    expect(fake.tags.size).toBe(0); // outside the package directories: nothing published
+    expect(fake.heads.has("drafts/other/pkg/ws")).toBe(true); // and nothing deleted
+    fake.assertClean();
+  });
+
   it("reports an invalid .github/porchlight.yml as one failed check naming the field", async () => {
     const { fake, probot } = await setup(undefined, "pushOnFailure: Sometimes\n");
     const pushed = fake.push({ branch: "drafts/pkg/ws", changes: { "pkg/Kptfile": kptfile("pkg") } });
