@@ -94,7 +94,7 @@ export function packageInDirectory(packagePath: string, directory: string | unde
 /**
  * The PackageRevision's package name: the package path relative to the repository directory
  * (`catalog/team/app` in directory `catalog` → `team/app`). A package at the directory itself is named
- * after the directory's last segment, as Porch does for a package at the repository root of a directory.
+ * after the directory's last segment (a package needs a non-empty name).
  */
 export function packageName(packagePath: string, directory: string | undefined): string {
   const dir = normalizeDirectory(directory);
