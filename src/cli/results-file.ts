@@ -9,7 +9,7 @@ import type { FunctionResult } from "../krm/resource-list.js";
 function resultObject(r: FunctionResult): Record<string, unknown> {
   const out: Record<string, unknown> = { message: r.message };
   if (r.severity) out.severity = r.severity;
-  if (r.resourceRef && Object.keys(r.resourceRef).length > 0) {
+  if (r.resourceRef) {
     const ref: Record<string, unknown> = {};
     for (const key of ["apiVersion", "kind", "name", "namespace"] as const) {
       if (r.resourceRef[key]) ref[key] = r.resourceRef[key];

@@ -13,6 +13,7 @@ import {
   isNode,
   isPair,
   isScalar,
+  isSeq,
   parseAllDocuments,
   visit,
 } from "yaml";
@@ -153,6 +154,7 @@ export function isUnchanged(doc: Document, parsed: ParsedDocument, seqIndent: Se
  */
 export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
   if (doc.directives) doc.directives.docStart = null;
+  wrapRawValues(doc, doc.contents);
   visit(doc, {
     Pair(_key, pair) {
       if (isNode(pair.key)) normalizeNode(pair.key);
@@ -164,6 +166,21 @@ export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
   if (doc.commentBefore) doc.commentBefore = collapseBlankLines(doc.commentBefore);
   if (doc.comment) doc.comment = collapseBlankLines(doc.comment);
   return doc.toString(stringifyOptions(seqIndent));
+}
+
+/** Functions may store plain JS values in collections; turn them into nodes so their style can be set. */
+function wrapRawValues(doc: Document, node: unknown): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      if (!isNode(pair.key)) pair.key = doc.createNode(pair.key);
+      if (!isNode(pair.value) && pair.value !== null && pair.value !== undefined)
+        pair.value = doc.createNode(pair.value);
+      wrapRawValues(doc, pair.value);
+    }
+  } else if (isSeq(node)) {
+    node.items = node.items.map((item) => (isNode(item) ? item : doc.createNode(item)));
+    for (const item of node.items) wrapRawValues(doc, item);
+  }
 }
 
 function normalizeNode(node: unknown): void {

@@ -11,8 +11,8 @@ import type { KptFunction, Kptfile, Selector } from "./schema.js";
 
 type Ordered = Record<string, unknown>;
 
-function sortedMap(map: Record<string, string> | undefined): Ordered | undefined {
-  if (!map || Object.keys(map).length === 0) return undefined;
+function sortedMap(map: Record<string, string> | undefined, keepEmpty = false): Ordered | undefined {
+  if (!map || (Object.keys(map).length === 0 && !keepEmpty)) return undefined;
   const out: Ordered = {};
   for (const key of Object.keys(map).sort()) out[key] = map[key];
   return out;
@@ -49,7 +49,8 @@ function fn(f: KptFunction): Ordered {
     ["image", f.image],
     ["exec", f.exec],
     ["configPath", f.configPath],
-    ["configMap", sortedMap(f.configMap)],
+    // An explicit `configMap: {}` is kept (older kpt left the Kptfile untouched; catalog cases rely on it).
+    ["configMap", sortedMap(f.configMap, true)],
     ["name", f.name],
     ["tag", f.tag],
     ["selectors", f.selectors?.map(selector)],

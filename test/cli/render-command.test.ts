@@ -1,0 +1,113 @@
+import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { fixturesDir } from "../engine/helpers.js";
+
+let work: string;
+let stderr: string;
+let stdout: string;
+
+beforeEach(async () => {
+  work = await mkdtemp(path.join(tmpdir(), "porchlight-cli-"));
+  stderr = "";
+  stdout = "";
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(work, { recursive: true, force: true });
+});
+
+async function copyFixture(name: string): Promise<string> {
+  const dir = path.join(work, name);
+  await cp(path.join(fixturesDir, name), dir, { recursive: true });
+  return dir;
+}
+
+describe("porchlight render", () => {
+  it("renders in place, prints kpt's progress lines and writes the Kptfile status", async () => {
+    const dir = await copyFixture("cli-basic");
+    const code = await main(["render", dir]);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^Package "cli-basic":\n\[RUNNING\] "ghcr\.io\/kptdev\/krm-functions-catalog\/set-namespace:latest" on package "cli-basic"\n\[PASS\] "ghcr\.io\/kptdev\/krm-functions-catalog\/set-namespace:latest" in \d+(\.\d)?s\n/,
+    );
+    expect(stderr).toContain("Successfully executed 2 function(s) in 1 package(s).\n");
+    const resources = await readFile(path.join(dir, "resources.yaml"), "utf8");
+    expect(resources).toContain("namespace: staging");
+    const kptfile = await readFile(path.join(dir, "Kptfile"), "utf8");
+    expect(kptfile).toContain(
+      "      - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:latest\n        exitCode: 0\n",
+    );
+    expect(kptfile).toContain("    - image: set-namespace:latest\n");
+  });
+
+  it("writes kpt's FunctionResultList with --results-dir", async () => {
+    const dir = await copyFixture("cli-basic");
+    const results = path.join(work, "results");
+    expect(await main(["render", dir, "--results-dir", results])).toBe(0);
+    const text = await readFile(path.join(results, "results.yaml"), "utf8");
+    expect(text).toMatch(
+      /^apiVersion: kpt\.dev\/v1\nkind: FunctionResultList\nmetadata:\n {2}name: fnresults\nexitCode: 0\nitems:\n {2}- image: /,
+    );
+    expect(stderr).toContain(`For complete results, see ${path.join(results, "results.yaml")}`);
+  });
+
+  it("fails an exec function without --allow-exec, exit 1, status written", async () => {
+    const dir = await copyFixture("cli-basic");
+    const kptfile = path.join(dir, "Kptfile");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(
+      kptfile,
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\npipeline:\n  mutators:\n    - exec: \"sed -e 's/a/b/'\"\n",
+    );
+    expect(await main(["render", dir])).toBe(1);
+    expect(stderr).toContain("Error: must run with `--allow-exec` option to allow running function binaries");
+    const text = await readFile(kptfile, "utf8");
+    expect(text).toContain("    - exec: sed -e 's/a/b/'\n");
+    expect(text).toContain("reason: RenderFailed");
+  });
+
+  it("refuses an existing -o directory", async () => {
+    const dir = await copyFixture("cli-basic");
+    const out = await copyFixture("app");
+    expect(await main(["render", dir, "-o", out])).toBe(1);
+    expect(stderr).toContain(
+      `directory ${JSON.stringify(out)} already exists, please delete the directory and retry`,
+    );
+  });
+
+  it("writes a ResourceList to stdout with -o stdout and leaves the package alone", async () => {
+    const dir = await copyFixture("cli-basic");
+    const before = await readFile(path.join(dir, "Kptfile"), "utf8");
+    expect(await main(["render", dir, "-o", "stdout"])).toBe(0);
+    expect(stdout).toMatch(
+      /^apiVersion: config\.kubernetes\.io\/v1\nkind: ResourceList\nitems:\n- apiVersion: apps\/v1/,
+    );
+    expect(stdout).toContain("config.kubernetes.io/path: 'resources.yaml'");
+    expect(await readFile(path.join(dir, "Kptfile"), "utf8")).toBe(before);
+  });
+
+  it("resolves a symlinked package path with a warning", async () => {
+    const dir = await copyFixture("cli-basic");
+    const link = path.join(work, "link");
+    await symlink(dir, link);
+    expect(await main(["render", link])).toBe(0);
+    expect(stderr).toContain(`[WARN] resolved symlink ${JSON.stringify(link)} to `);
+  });
+
+  it("explains a missing subcommand module and unknown flags", async () => {
+    expect(await main(["render", "--bogus"])).toBe(1);
+    expect(stderr).toContain("unknown flag: --bogus");
+  });
+});

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { normalizeImage } from "../../src/engine/image.js";
+import { KptfileError, readKptfile } from "../../src/engine/kptfile/read.js";
+import { writeKptfileWithStatus } from "../../src/engine/kptfile/write.js";
+import { renderPackage } from "../../src/engine/render.js";
+import { fileText, loadFixture, testRuntime, withFile } from "./helpers.js";
+
+function readError(text: string): KptfileError {
+  try {
+    readKptfile("Kptfile", text);
+  } catch (err) {
+    if (err instanceof KptfileError) return err;
+    throw err;
+  }
+  throw new Error("expected a KptfileError");
+}
+
+describe("Kptfile reading", () => {
+  it("rejects unknown fields, naming the field, its line and kpt's type", () => {
+    const err = readError(
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\npipeline:\n  mutatorz: []\n",
+    );
+    expect(err.detail).toBe(
+      "yaml: unmarshal errors:\n  line 6: field mutatorz not found in type v1.Pipeline",
+    );
+  });
+
+  it("reports YAML syntax errors with Go's wording and line", () => {
+    const err = readError("apiVersion: kpt.dev/v1\nkind: Kptfile\nkslsls\n;s;s;s\n");
+    expect(err.detail).toBe("yaml: line 3: could not find expected ':'");
+    expect(err.cliMessage("/pkg")).toBe(
+      "Error: Kptfile at \"/pkg\" can't be read.\n\nDetails:\nyaml: line 3: could not find expected ':'",
+    );
+  });
+
+  it("gives kpt's migration message for v1alpha1", () => {
+    const err = readError("apiVersion: kpt.dev/v1alpha1\nkind: Kptfile\nmetadata:\n  name: x\n");
+    expect(err.cliMessage("/pkg")).toContain('has an old version ("v1alpha1") of the Kptfile schema');
+  });
+});
+
+describe("Kptfile validation before rendering", () => {
+  async function renderWith(fn: string) {
+    const base = await loadFixture("fnconfig");
+    const kptfile = `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: fnconfig\npipeline:\n  mutators:\n    - image: test/add-label:v1\n${fn}`;
+    const files = withFile(base, "Kptfile", kptfile);
+    return { files, result: await renderPackage({ files, runtime: testRuntime(), packageName: "fnconfig" }) };
+  }
+
+  it("refuses an absolute configPath and stores nothing", async () => {
+    const { result } = await renderWith("      configPath: /etc/labels.yaml\n");
+    expect(result.ok).toBe(false);
+    expect(result.failedBeforeRender).toBe(true);
+    expect(result.files).toBeUndefined();
+    expect(result.cliError).toContain(
+      'Field: `pipeline.mutators[0].configPath`\nValue: "/etc/labels.yaml"\nReason: path must be relative',
+    );
+  });
+
+  it("refuses a configPath outside the package", async () => {
+    const { result } = await renderWith("      configPath: ../other/labels.yaml\n");
+    expect(result.cliError).toContain("Reason: path must not be outside the package");
+  });
+
+  it("refuses a missing configPath file, naming it", async () => {
+    const { result } = await renderWith("      configPath: nope.yaml\n");
+    expect(result.cliError).toContain('failed to open functionConfig from path "nope.yaml"');
+  });
+
+  it("refuses both configMap and configPath", async () => {
+    const { result } = await renderWith(
+      "      configPath: config/labels.yaml\n      configMap:\n        a: b\n",
+    );
+    expect(result.cliError).toContain("must not specify both `configMap` and `configPath`");
+  });
+
+  it("refuses a multi-document functionConfig file", async () => {
+    const base = await loadFixture("fnconfig");
+    const files = withFile(
+      base,
+      "config/labels.yaml",
+      `${fileText(base, "config/labels.yaml")}---\n${fileText(base, "config/labels.yaml")}`,
+    );
+    const result = await renderPackage({ files, runtime: testRuntime(), packageName: "fnconfig" });
+    expect(result.cliError).toBe(
+      'functionConfig "config/labels.yaml" must not contain more than one config, got 2',
+    );
+  });
+
+  it("records an invalid subpackage Kptfile in the root status", async () => {
+    const base = await loadFixture("app");
+    const files = withFile(
+      base,
+      "db/Kptfile",
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: db\n  bogus: 1\n",
+    );
+    const result = await renderPackage({ files, runtime: testRuntime(), packageName: "app" });
+    expect(result.error).toBe(
+      'pkg.render: pkg .:\n\tpkg.Subpackages: pkg ./db: error reading Kptfile at "./db": yaml: unmarshal errors:\n  line 5: field bogus not found in type yaml.ObjectMeta',
+    );
+    expect(fileText(result.files, "Kptfile")).toContain("reason: RenderFailed");
+  });
+});
+
+describe("Kptfile status writing", () => {
+  it("re-serializes like kpt: struct field order, quotes dropped, sorted maps, wide sequences", () => {
+    const text = writeKptfileWithStatus(
+      {
+        apiVersion: "kpt.dev/v1",
+        kind: "Kptfile",
+        metadata: { annotations: { b: "2", a: "true" }, name: "app" },
+        pipeline: { mutators: [{ configMap: { z: "1", a: "x" }, exec: "sed -e 's/a/b/'" }] },
+        info: { description: "d" },
+      },
+      { conditions: [{ type: "Rendered", status: "True", reason: "RenderSuccess" }] },
+    );
+    expect(text).toBe(
+      [
+        "apiVersion: kpt.dev/v1",
+        "kind: Kptfile",
+        "metadata:",
+        "  name: app",
+        "  annotations:",
+        '    a: "true"',
+        '    b: "2"',
+        "info:",
+        "  description: d",
+        "pipeline:",
+        "  mutators:",
+        "    - exec: sed -e 's/a/b/'",
+        "      configMap:",
+        "        a: x",
+        '        z: "1"',
+        "status:",
+        "  conditions:",
+        "    - type: Rendered",
+        '      status: "True"',
+        "      reason: RenderSuccess",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("normalizes short image names as kpt reports them", () => {
+    expect(normalizeImage("set-namespace:latest")).toBe(
+      "ghcr.io/kptdev/krm-functions-catalog/set-namespace:latest",
+    );
+    expect(normalizeImage("ghcr.io/kptdev/krm-functions-catalog/no-op")).toBe(
+      "ghcr.io/kptdev/krm-functions-catalog/no-op:latest",
+    );
+    expect(normalizeImage("gcr.io/kpt-fn/set-labels:v0.1")).toBe("gcr.io/kpt-fn/set-labels:v0.1");
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { isMap } from "yaml";
+import { YamlSyntaxError } from "../../src/krm/yaml-errors.js";
+import {
+  deriveSeqIndentStyle,
+  parseYamlFile,
+  renderFileText,
+  serializeChanged,
+} from "../../src/krm/yaml-io.js";
+
+describe("YAML files", () => {
+  it("derives kyaml's sequence indent style", () => {
+    expect(deriveSeqIndentStyle("a:\n- x\n")).toBe("compact");
+    expect(deriveSeqIndentStyle("a:\n  - x\n")).toBe("wide");
+    expect(deriveSeqIndentStyle("a: b\n")).toBe("compact");
+  });
+
+  it("reads every document of a multi-document file with its index", () => {
+    const file = parseYamlFile("r.yaml", "a: 1\n---\nb: 2\n---\n# only a comment\n");
+    expect(file.docs.map((d) => d.index)).toEqual([0, 1]);
+    expect(file.docs[1].doc.get("b")).toBe(2);
+  });
+
+  it("writes unchanged documents byte for byte and changed ones kyaml-style", () => {
+    const text = "x:   1   # odd\n---\nlist:\n  - a\ny:   keep\n";
+    const file = parseYamlFile("r.yaml", text);
+    expect(
+      renderFileText({
+        path: "r.yaml",
+        docs: file.docs.map((d) => ({ doc: d.doc, origin: d, originFile: file })),
+        original: file,
+      }),
+    ).toBe(text);
+    file.docs[1].doc.set("z", "yes");
+    const out = renderFileText({
+      path: "r.yaml",
+      docs: file.docs.map((d) => ({ doc: d.doc, origin: d, originFile: file })),
+      original: file,
+    });
+    expect(out).toBe('x:   1   # odd\n---\nlist:\n  - a\ny: keep\nz: "yes"\n');
+  });
+
+  it("keeps a comment on a `key:` line whose value is a block mapping", () => {
+    const file = parseYamlFile("r.yaml", "metadata: # kpt-merge: ns/name\n  name: a\n");
+    const doc = file.docs[0].doc;
+    const meta = doc.get("metadata", true);
+    if (isMap(meta)) meta.set("namespace", "b");
+    expect(serializeChanged(doc, "compact")).toBe(
+      "metadata: # kpt-merge: ns/name\n  name: a\n  namespace: b\n",
+    );
+  });
+
+  it("drops blank lines in changed documents, as Go's yaml.v3 does", () => {
+    const file = parseYamlFile("r.yaml", "a: 1\n\nb: 2\n");
+    file.docs[0].doc.set("c", 3);
+    expect(serializeChanged(file.docs[0].doc, "compact")).toBe("a: 1\nb: 2\nc: 3\n");
+  });
+
+  it("names the file and line of bad YAML", () => {
+    let err: unknown;
+    try {
+      parseYamlFile("bad.yaml", "a: 1\nb: c: d\n");
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(YamlSyntaxError);
+    expect((err as YamlSyntaxError).file).toBe("bad.yaml");
+    expect((err as YamlSyntaxError).line).toBe(2);
+    expect((err as YamlSyntaxError).message).toMatch(/^bad\.yaml: yaml: line 2: /);
+  });
+});
