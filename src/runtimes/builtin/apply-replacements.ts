@@ -11,7 +11,8 @@ import type { KrmResource } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configType, isEmptyConfig } from "./function-config.js";
 import { type FieldRef, isNilOrEmpty, lookupPath, matchPath, smarterPathSplit } from "./kustomize-path.js";
-import { getString, groupOf, setScalarText, toJs } from "./yaml-nodes.js";
+import { matchesSelector } from "./label-selector.js";
+import { getMap, getString, groupOf, setScalarText, stringEntries, toJs } from "./yaml-nodes.js";
 
 interface ResSelector {
   group?: string;
@@ -27,7 +28,7 @@ interface Options {
 }
 interface Target {
   select?: ResSelector & { labelSelector?: string; annotationSelector?: string };
-  reject?: ResSelector[];
+  reject?: Array<ResSelector & { labelSelector?: string; annotationSelector?: string }>;
   fieldPaths?: string[];
   options?: Options;
 }
@@ -153,13 +154,28 @@ function setField(field: FieldRef, value: unknown, options: Options | undefined)
   field.replace(copy);
 }
 
+type MetaSelector = { labelSelector?: string; annotationSelector?: string };
+
+const hasMetaSelector = (s: MetaSelector) => Boolean(s.labelSelector || s.annotationSelector);
+const isEmptySelector = (s: ResSelector) => !s.group && !s.version && !s.kind && !s.name && !s.namespace;
+
+/** kustomize `labelSelector` / `annotationSelector` of a target or reject entry. */
+function metaSelects(doc: KrmResource, sel: MetaSelector): boolean {
+  const labels = new Map(stringEntries(getMap(doc, ["metadata", "labels"])));
+  const annotations = new Map(stringEntries(getMap(doc, ["metadata", "annotations"])));
+  return matchesSelector(sel.labelSelector, labels) && matchesSelector(sel.annotationSelector, annotations);
+}
+
 function applyTarget(items: KrmResource[], value: unknown, target: Target): void {
   if (!target.select) throw new ReplacementError("target must specify resources to select");
   const fieldPaths = target.fieldPaths?.length ? target.fieldPaths : ["metadata.name"];
   for (const doc of items) {
     const id = idOf(doc);
-    if (!regexSelects(id, target.select)) continue;
-    if ((target.reject ?? []).some((r) => regexSelects(id, r))) continue;
+    if (!regexSelects(id, target.select) || !metaSelects(doc, target.select)) continue;
+    const rejected = (target.reject ?? []).some((r) =>
+      hasMetaSelector(r) ? metaSelects(doc, r) : !isEmptySelector(r) && regexSelects(id, r),
+    );
+    if (rejected) continue;
     for (const fp of fieldPaths) {
       const create = !target.options?.create ? false : isMap(value) ? "map" : isSeq(value) ? "seq" : "scalar";
       const fields = matchPath(doc.contents, smarterPathSplit(fp), create);

@@ -103,7 +103,8 @@ class Searcher {
   filePath = "";
   readonly regex: RegExp | undefined;
   constructor(private readonly c: Config) {
-    this.regex = c.byValueRegex ? new RegExp(c.byValueRegex) : undefined;
+    // Go's RE2 named groups `(?P<name>...)` are `(?<name>...)` in JavaScript.
+    this.regex = c.byValueRegex ? new RegExp(c.byValueRegex.replaceAll("(?P<", "(?<")) : undefined;
   }
 
   private criteria(node: Scalar, path: string): boolean {
