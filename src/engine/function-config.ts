@@ -68,12 +68,13 @@ export function validatePipeline(options: {
         reason: "must specify a function (`image` or `exec`)",
       });
     }
-    if (fn.configMap && fn.configPath) {
-      return kptfileFieldError({
-        field,
-        value: fn.configPath,
-        reason: "functionConfig must not specify both `configMap` and `configPath` at the same time",
-      });
+    const given = [
+      fn.config ? "config" : "",
+      fn.configPath !== undefined ? "configPath" : "",
+      fn.configMap ? "configMap" : "",
+    ].filter(Boolean);
+    if (given.length > 1) {
+      return `only one of 'config', 'configMap', 'configPath' can be specified. Got ${JSON.stringify(given.join(", "))}`;
     }
     if (fn.configPath === undefined) continue;
     const configPath = fn.configPath;

@@ -4,6 +4,7 @@
  * pipeline sees its own resources plus its subpackages' rendered resources (Kptfiles included).
  * Failures are thrown as kpt error chains (`KptError`); the working set keeps the partial state.
  */
+import { Document } from "yaml";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import type { FunctionResult } from "../krm/resource-list.js";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
@@ -202,9 +203,11 @@ export class Hydration {
       const cfgPath = step.fn.configPath === undefined ? undefined : cleanPath(step.fn.configPath);
       const functionConfig = step.fn.configMap
         ? configMapConfig(step.fn.configMap)
-        : cfgPath === undefined
-          ? undefined
-          : entries.find((e) => e.pkg === node.path && pathOf(e.doc) === cfgPath)?.doc;
+        : step.fn.config
+          ? new Document(step.fn.config)
+          : cfgPath === undefined
+            ? undefined
+            : entries.find((e) => e.pkg === node.path && pathOf(e.doc) === cfgPath)?.doc;
       const name = step.fn.image ?? step.fn.exec ?? "";
       const filtering = (step.fn.selectors?.length ?? 0) > 0 || (step.fn.exclude?.length ?? 0) > 0;
       const packagePath = displayPkgPath(node.path);

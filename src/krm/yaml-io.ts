@@ -213,7 +213,8 @@ export interface DocumentToWrite {
 
 /**
  * The text of a file holding `docs` in order. When every document is unchanged and the file holds
- * exactly its original documents, the original bytes come back; otherwise unchanged documents keep
+ * exactly its original documents, the original bytes come back (CRLF line endings become LF, as
+ * kyaml writes them); otherwise unchanged documents keep
  * their original text and changed ones are serialized kyaml-style, joined by `---` lines.
  */
 export function renderFileText(options: {
@@ -235,10 +236,11 @@ export function renderFileText(options: {
     docs.length === original.docs.length &&
     docs.every((d, i) => d.origin === original.docs[i] && unchanged[i])
   ) {
-    return original.text;
+    // kyaml writes LF line endings: a CRLF file comes back with LF (kpt's format-on-success).
+    return original.text.replace(/\r\n/g, "\n");
   }
   const parts = docs.map((d, i) => {
-    const source = d.origin?.source;
+    const source = d.origin?.source?.replace(/\r\n/g, "\n");
     if (unchanged[i] && source !== undefined) return source.endsWith("\n") ? source : `${source}\n`;
     return serializeChanged(d.doc, seqIndent);
   });

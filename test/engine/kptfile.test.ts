@@ -25,6 +25,13 @@ describe("Kptfile reading", () => {
     );
   });
 
+  it("words a wrong type like yaml.v3, at the value's line", () => {
+    const err = readError(
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\npipeline:\n  mutators:\n    - image: a\n      configMap:\n        tier:\n          - a\n",
+    );
+    expect(err.detail).toBe("yaml: unmarshal errors:\n  line 10: cannot unmarshal !!seq into string");
+  });
+
   it("reports YAML syntax errors with Go's wording and line", () => {
     const err = readError("apiVersion: kpt.dev/v1\nkind: Kptfile\nkslsls\n;s;s;s\n");
     expect(err.detail).toBe("yaml: line 3: could not find expected ':'");
@@ -71,7 +78,9 @@ describe("Kptfile validation before rendering", () => {
     const { result } = await renderWith(
       "      configPath: config/labels.yaml\n      configMap:\n        a: b\n",
     );
-    expect(result.cliError).toContain("must not specify both `configMap` and `configPath`");
+    expect(result.cliError).toBe(
+      `only one of 'config', 'configMap', 'configPath' can be specified. Got "configPath, configMap"`,
+    );
   });
 
   it("refuses a multi-document functionConfig file", async () => {

@@ -108,10 +108,38 @@ export function decodeKptfile(file: string, doc: Document, text: string): Kptfil
       const line = lineOf(located, [...issue.path.map(String), field], lines);
       return `  line ${line}: field ${field} not found in type ${goTypeName(issue.path as (string | number)[])}`;
     }
-    const line = lineOf(located, issue.path.map(String), lines);
-    return `  line ${line}: cannot unmarshal field \`${issue.path.join(".")}\`: ${issue.message}`;
+    const { line, node } = locate(located, issue.path.map(String), lines);
+    const tag = isSeq(node) ? "!!seq" : isMap(node) ? "!!map" : "!!str";
+    const into = issue.code === "invalid_type" ? goKind(issue.expected) : "string";
+    return `  line ${line}: cannot unmarshal ${tag} into ${into}`;
   });
   throw new KptfileError({ file, detail: `yaml: unmarshal errors:\n${messages.join("\n")}` });
+}
+
+function goKind(expected: string): string {
+  switch (expected) {
+    case "string":
+      return "string";
+    case "array":
+      return "[]v1.Function";
+    case "record":
+    case "object":
+      return "map[string]string";
+    default:
+      return expected;
+  }
+}
+
+/** The line of the value at `path` (yaml.v3 reports type errors at the value) and the node. */
+function locate(doc: Document, path: string[], lines: LineCounter): { line: number; node: unknown } {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (isMap(node)) node = node.get(key, true);
+    else if (isSeq(node)) node = node.items[Number(key)];
+    else break;
+  }
+  const range = (node as { range?: [number, number, number] } | undefined)?.range;
+  return { line: range ? lines.linePos(range[0]).line : lineOf(doc, path, lines), node };
 }
 
 function lineOf(doc: Document, path: string[], lines: LineCounter): number {

@@ -24,6 +24,8 @@ export const functionSchema = z.strictObject({
   exec: z.string().optional(),
   configPath: z.string().optional(),
   configMap: stringMap.optional(),
+  /** Inline functionConfig (a whole KRM resource), newer kpt. */
+  config: z.record(z.string(), z.unknown()).optional(),
   name: z.string().optional(),
   tag: z.string().optional(),
   selectors: z.array(selectorSchema).optional(),

@@ -51,6 +51,7 @@ function fn(f: KptFunction): Ordered {
     ["configPath", f.configPath],
     // An explicit `configMap: {}` is kept (older kpt left the Kptfile untouched; catalog cases rely on it).
     ["configMap", sortedMap(f.configMap, true)],
+    ["config", f.config],
     ["name", f.name],
     ["tag", f.tag],
     ["selectors", f.selectors?.map(selector)],
