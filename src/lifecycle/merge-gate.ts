@@ -4,8 +4,9 @@
  * when, for any package the pull request touches:
  * 1. rendering fails (`Rendered=False` by OUR render of that exact sha — never a status in the file);
  * 2. the content differs from what rendering produces (rendered output or the Kptfile status was
- *    edited by hand, or the render commit is missing) — `status.renderStatus`, the record of the last
- *    render run, excepted: its result messages legitimately differ on a re-render;
+ *    edited by hand, or the render commit is missing) — the steps' results under `status.renderStatus`,
+ *    the record of the last render run, excepted: they legitimately differ on a re-render. The same
+ *    rule decides whether a draft push is worth a render commit (./render-draft.ts);
  * 3. a readiness gate (`info.readinessGates[].conditionType`) has no condition with status "True".
  * Pure: render results in, verdict and report out.
  */
@@ -51,10 +52,23 @@ function inPackage(filePath: string, packagePath: string): boolean {
   return packagePath === "" || filePath.startsWith(`${packagePath}/`);
 }
 
-function withoutRenderStatus(text: string): string | undefined {
+/** Fields of a step record that are the function's report of one run, not the step's identity. */
+const RUN_REPORT_FIELDS = ["results", "errorResults", "stderr"] as const;
+
+function withoutRenderResults(text: string): string | undefined {
   try {
-    const doc = parse(text) as { status?: { renderStatus?: unknown } } | null;
-    if (doc?.status) delete doc.status.renderStatus;
+    const doc = parse(text) as { status?: { renderStatus?: Record<string, unknown> } } | null;
+    const renderStatus = doc?.status?.renderStatus;
+    if (renderStatus && typeof renderStatus === "object") {
+      for (const key of ["mutationSteps", "validationSteps"]) {
+        const steps = renderStatus[key];
+        if (!Array.isArray(steps)) continue;
+        for (const step of steps) {
+          if (step && typeof step === "object")
+            for (const field of RUN_REPORT_FIELDS) delete (step as Record<string, unknown>)[field];
+        }
+      }
+    }
     return JSON.stringify(doc);
   } catch {
     return undefined;
@@ -62,24 +76,25 @@ function withoutRenderStatus(text: string): string | undefined {
 }
 
 /**
- * True when a Kptfile change is only the record of the render run (`status.renderStatus`): the results
- * functions report differ between a first render and a re-render of its output ("1 value changed" vs
- * "no value changed"), so that record is not part of "what rendering produces". Conditions (Rendered
- * and any readiness condition) and everything else still count.
+ * True when a Kptfile change is only the record of the render run: the `results`, `errorResults` and
+ * `stderr` of the steps under `status.renderStatus`. Functions report differently on a first render and
+ * on a re-render of its output ("1 value(s) changed" vs "no value changed"), so that record is not part
+ * of "what rendering produces". Conditions (Rendered and any readiness condition), the list of steps
+ * (image/exec, exit code, execution error), `errorSummary` and everything else still count.
  */
 export function onlyRenderStatusDiffers(
   before: Uint8Array | undefined,
   after: Uint8Array | undefined,
 ): boolean {
   if (!before || !after) return false;
-  const decode = (b: Uint8Array) => withoutRenderStatus(new TextDecoder().decode(b));
+  const decode = (b: Uint8Array) => withoutRenderResults(new TextDecoder().decode(b));
   const a = decode(before);
   return a !== undefined && a === decode(after);
 }
 
 /**
  * The files whose content differs from what rendering produces, per package path (innermost rendered
- * package wins), ignoring Kptfile changes that are only `status.renderStatus`. `changes` are the tree
+ * package wins), ignoring Kptfile changes that are only step results ({@link onlyRenderStatusDiffers}). `changes` are the tree
  * changes that would store the render output (from `renderPackagesAtSha`).
  */
 export function contentDrift(packages: PackageReport[], changes: TreeChange[]): Map<string, string[]> {

@@ -5,7 +5,8 @@
  * 1. read the tree at `sha` once (recursive) and find the touched packages: the top-most package
  *    containing each file the push added/modified/removed, and the package the branch names;
  * 2. read those packages' blobs only and render each with the engine (`pushOnFailure` policy);
- * 3. if the output differs, write ONE commit (parent `sha`, message naming the packages, trailer
+ * 3. if the output differs (more than the functions' result messages in `status.renderStatus`, see
+ *    `onlyRenderStatusDiffers` in ./merge-gate.ts), write ONE commit (parent `sha`, message naming the packages, trailer
  *    `Rendered-From: <sha>`) and move the branch without force — a 422 "not a fast forward" means a
  *    newer push exists: the result is dropped quietly (`superseded`), the newer push gets its own render;
  * 4. one check run `porchlight/render` on the commit that now holds the content (ours, or `sha`).
@@ -17,6 +18,7 @@ import type { PushOnFailure } from "../engine/types.js";
 import { GitHubError, type GitHubPort, type RepoRef, type TreeChange } from "../github/port.js";
 import { buildAnnotations, limitAnnotations, type PackageReport } from "../report/annotations.js";
 import { formatCheckReport } from "../report/check-summary.js";
+import { contentDrift } from "./merge-gate.js";
 import { CheckRunTracker } from "./render-check.js";
 import { type RenderEngine, renderPackagesAtSha } from "./render-packages.js";
 import { normalizePrefix, parseDraftBranch } from "./revisions.js";
@@ -144,6 +146,12 @@ async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps) {
     let committedSha: string | undefined;
     if (rendered.changes.length === 0) {
       notes.push(`Rendering ${push.sha.slice(0, 7)} changed nothing: no commit.`);
+    } else if (contentDrift(rendered.packages, rendered.changes).size === 0) {
+      // Only the steps' results in the Kptfile's status.renderStatus differ (a re-render of rendered
+      // content reports "no value changed" where the first render said "1 value(s) changed"): no noise commit.
+      notes.push(
+        `Rendering ${push.sha.slice(0, 7)} changed no resource and no condition (only the functions' result messages in status.renderStatus): no commit.`,
+      );
     } else if (isRenderCommit(push.headCommitMessage)) {
       notes.push(
         "Rendering the app's own render commit changed it again (a function is not idempotent): not committed.",

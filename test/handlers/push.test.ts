@@ -89,6 +89,35 @@ describe("push to a draft branch", () => {
     expect(gh.bodies("POST", "/check-runs")[0]).toMatchObject({ head_sha: RENDERED, conclusion: "success" });
   });
 
+  it("does not commit when re-rendering an already-rendered package changes only the functions' result messages", async () => {
+    const files = { ...webFiles(), "apps/web/README.md": "# web\n" };
+    const first = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
+    first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    await (await createTestProbot()).receive(edit());
+    const rendered = { ...files };
+    for (const [p, c] of Object.entries(treeContents(first.bodies("POST", "/git/trees")[0])))
+      rendered[p] = c ?? "";
+    expect(rendered["apps/web/Kptfile"]).toContain("1 value(s) changed");
+
+    // A user edits only the README of the rendered package: the re-render reports "no value changed".
+    const USER = "e".repeat(40);
+    const readme = { ...rendered, "apps/web/README.md": "# web, documented\n" };
+    const gh = new GitHubMock().tree(USER, readme).blobs(readme, ["apps/web"]).createCheckRun();
+    const docs = pushEvent({
+      branch: BRANCH,
+      before: RENDERED,
+      after: USER,
+      commits: [{ message: "Document web", modified: ["apps/web/README.md"] }],
+    });
+    await (await createTestProbot()).receive(docs);
+
+    gh.assertDone();
+    expect(gh.bodies("POST", "/git/trees")).toEqual([]);
+    const [check] = gh.bodies("POST", "/check-runs");
+    expect(check).toMatchObject({ head_sha: USER, conclusion: "success" });
+    expect(summaryOf(check)).toContain("only the functions' result messages");
+  });
+
   it("does nothing for the echo of its own commit in the same process, nor for a redelivered webhook", async () => {
     const files = webFiles();
     const gh = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);

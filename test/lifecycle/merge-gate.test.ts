@@ -112,6 +112,15 @@ describe("merge gate", () => {
     expect(onlyRenderStatusDiffers(bytes(before), bytes(after))).toBe(true);
     expect(onlyRenderStatusDiffers(bytes(before), bytes(`${after}  conditions: []\n`))).toBe(false);
     expect(onlyRenderStatusDiffers(undefined, bytes(after))).toBe(false);
+    // The step list itself (a step added, an exit code) is part of what rendering produces.
+    const twoSteps = `${after}      - image: set-labels:v0.2\n        exitCode: 0\n`;
+    expect(onlyRenderStatusDiffers(bytes(after), bytes(twoSteps))).toBe(false);
+    const stderr = after.replace("- results: [{message: changed 0}]", "- exitCode: 0\n        stderr: warm");
+    const noStderr = after.replace("- results: [{message: changed 0}]", "- exitCode: 0");
+    expect(onlyRenderStatusDiffers(bytes(stderr), bytes(noStderr))).toBe(true);
+    expect(
+      onlyRenderStatusDiffers(bytes(noStderr), bytes(noStderr.replace("exitCode: 0", "exitCode: 1"))),
+    ).toBe(false);
   });
 
   it("turns a passing render report into a failure with a merge gate section", () => {
