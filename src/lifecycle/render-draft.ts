@@ -5,9 +5,9 @@
  * 1. read the tree at `sha` once (recursive) and find the touched packages: the top-most package
  *    containing each file the push added/modified/removed, and the package the branch names;
  * 2. read those packages' blobs only and render each with the engine (`pushOnFailure` policy);
- * 3. if the output differs (more than the functions' result messages in `status.renderStatus`, see
- *    `onlyRenderStatusDiffers` in ./merge-gate.ts), write ONE commit (parent `sha`, message naming the packages, trailer
- *    `Rendered-From: <sha>`) and move the branch without force — a 422 "not a fast forward" means a
+ * 3. if the output differs (in more than the functions' result messages under `status.renderStatus`:
+ *    `onlyRenderStatusDiffers` in ./merge-gate.ts), write ONE commit (parent `sha`, message naming the
+ *    packages, trailer `Rendered-From: <sha>`) and move the branch without force — a 422 "not a fast forward" means a
  *    newer push exists: the result is dropped quietly (`superseded`), the newer push gets its own render;
  * 4. one check run `porchlight/render` on the commit that now holds the content (ours, or `sha`).
  * A crash anywhere completes the check run with failure (never left in progress). The app's own commit

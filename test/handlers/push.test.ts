@@ -90,7 +90,7 @@ describe("push to a draft branch", () => {
   });
 
   it("does not commit when re-rendering an already-rendered package changes only the functions' result messages", async () => {
-    const files = { ...webFiles(), "apps/web/README.md": "# web\n" };
+    const files: Record<string, string> = { ...webFiles(), "apps/web/README.md": "# web\n" };
     const first = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
     first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     await (await createTestProbot()).receive(edit());
