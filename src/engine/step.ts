@@ -3,7 +3,7 @@
  * check it is KRM, hand clones to the runtime with `config.k8s.io/id` set, copy comments back onto
  * the output, map output resources back to their package and origin, and record the step status.
  */
-import type { Document } from "yaml";
+import { type Document, isDocument } from "yaml";
 import { annotationsOf, getAnnotation, RESOURCE_ID, setAnnotations } from "../krm/annotations.js";
 import { copyComments } from "../krm/comments.js";
 import type { FunctionResult } from "../krm/resource-list.js";
@@ -60,6 +60,36 @@ function noRuntime(step: PipelineStep): FunctionRunOutcome {
   };
 }
 
+/** Calls the runtime; a throwing runtime or a malformed output becomes an execution error. */
+async function invoke(options: RunStepOptions, clones: Document[]): Promise<FunctionRunOutcome> {
+  const { step } = options;
+  let outcome: FunctionRunOutcome;
+  try {
+    outcome =
+      (await options.runtime.run({
+        fn: step.fn.image ? { image: step.fn.image } : { exec: step.fn.exec },
+        input: { items: clones, functionConfig: options.functionConfig?.clone(), results: [] },
+        cwd: options.cwd,
+      })) ?? noRuntime(step);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      exitCode: 1,
+      stderr: "",
+      executionError: `function ${JSON.stringify(stepLabel(step))} failed: ${message}`,
+    };
+  }
+  const items: unknown[] | undefined = outcome.output?.items;
+  if (outcome.output && (!Array.isArray(items) || !items.every((item) => isDocument(item)))) {
+    return {
+      exitCode: 1,
+      stderr: outcome.stderr,
+      executionError: `function ${JSON.stringify(stepLabel(step))} returned an invalid ResourceList: items must be KRM resources`,
+    };
+  }
+  return outcome;
+}
+
 /** Runs one step on the entries. Never throws for function failures (they are in the outcome). */
 export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   const { step, entries } = options;
@@ -86,12 +116,7 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
     setAnnotations(clone, [[RESOURCE_ID, String(i)]]);
     return clone;
   });
-  const outcome =
-    (await options.runtime.run({
-      fn: step.fn.image ? { image: step.fn.image } : { exec: step.fn.exec },
-      input: { items: clones, functionConfig: options.functionConfig?.clone(), results: [] },
-      cwd: options.cwd,
-    })) ?? noRuntime(step);
+  const outcome = await invoke(options, clones);
   const durationMs = Date.now() - started;
   const results = outcome.output?.results ?? [];
   const errorResults = results.filter((r) => r.severity === "error");

@@ -89,3 +89,22 @@ describe("a failing pipeline", () => {
     );
   });
 });
+
+describe("a misbehaving runtime", () => {
+  it("turns a throwing runtime into a failed step instead of crashing", async () => {
+    const files = await loadFixture("fnconfig");
+    const result = await renderPackage({
+      files,
+      packageName: "fnconfig",
+      runtime: {
+        name: "broken",
+        run: async () => {
+          throw new Error("kaboom");
+        },
+      },
+    });
+    expect(result.ok).toBe(false);
+    expect(result.steps[0].status.executionError).toBe('function "test/add-label:v1" failed: kaboom');
+    expect(fileText(result.files, "Kptfile")).toContain("errorSummary: 'test/add-label:v1: function");
+  });
+});
