@@ -36,18 +36,45 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Values of setters not given, read back from the current value through the pattern. */
-function currentValues(pattern: string, value: string): Map<string, string> {
+/**
+ * Values of setters not given, read back from the current value through the pattern. The catalog
+ * matches `(.*)` for every setter, greedily; when the pattern also holds given setters that reading is
+ * ambiguous (`${project}-${cluster}-hub` over `p-c-x-hub` gives project `p-c`), and rendering again
+ * would grow the value on every run. So the given setters' values are tried as literals first: when the
+ * current value already reads that way, the read-back is the one that renders it unchanged (a fixed
+ * point, so rendering a rendered package changes nothing); otherwise the catalog's reading applies.
+ */
+function currentValues(
+  pattern: string,
+  value: string,
+  given: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const withGiven = matchSetters(pattern, value, given);
+  return withGiven.size > 0 ? withGiven : matchSetters(pattern, value, new Map());
+}
+
+function matchSetters(
+  pattern: string,
+  value: string,
+  literals: ReadonlyMap<string, string>,
+): Map<string, string> {
   const refs = refsIn(pattern);
   let source = escapeRegExp(pattern);
-  for (const ref of refs) source = source.split(escapeRegExp(ref)).join("(.*)");
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    const name = ref.slice(2, -1).trim();
+    const literal = literals.get(name);
+    if (literal === undefined) unknown.push(name);
+    source = source.split(escapeRegExp(ref)).join(literal === undefined ? "(.*)" : escapeRegExp(literal));
+  }
   const out = new Map<string, string>();
-  const match = new RegExp(source).exec(value);
-  if (!match || match.length - 1 !== refs.length) return out;
-  for (let i = 0; i < refs.length; i++) {
+  if (unknown.length === 0) return out;
+  const match = new RegExp(literals.size > 0 ? `^${source}$` : source).exec(value);
+  if (!match || match.length - 1 !== unknown.length) return out;
+  for (let i = 0; i < unknown.length; i++) {
     const v = match[i + 1];
     if (v === "") return new Map();
-    out.set(refs[i].slice(2, -1).trim(), v);
+    out.set(unknown[i], v);
   }
   return out;
 }
@@ -68,7 +95,8 @@ class SetterApplier {
     let value = pattern;
     for (const [name, v] of this.setters) value = value.split(`\${${name}}`).join(v);
     const current = node.value === null || node.value === undefined ? "" : String(node.value);
-    for (const [name, v] of currentValues(pattern, current)) value = value.split(`\${${name}}`).join(v);
+    for (const [name, v] of currentValues(pattern, current, this.setters))
+      value = value.split(`\${${name}}`).join(v);
     const unresolved = refsIn(value);
     if (unresolved.length > 0)
       throw new SetterError(`values for setters ${goList(unresolved)} must be provided`);

@@ -66,3 +66,31 @@ envs: # kpt-set: \${envs}
     ]);
   });
 });
+
+describe("apply-setters with setters that are not given", () => {
+  const PARTIAL = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: hub # kpt-set: \${project-id}-\${cluster-name}-gkehub
+`;
+
+  it("reads the missing setter back so that the given one renders the value unchanged", async () => {
+    const out = await runBuiltin(
+      applySetters,
+      PARTIAL.replace("hub #", "my-proj-my-cluster-gkehub #"),
+      configMap({ "cluster-name": "my-cluster" }),
+    );
+    expect(out.yaml).toContain("name: my-proj-my-cluster-gkehub # kpt-set:");
+  });
+
+  it("is a fixed point: applying the same setters to its own output changes nothing", async () => {
+    const first = await runBuiltin(
+      applySetters,
+      PARTIAL.replace("hub #", "p-c-gkehub #"),
+      configMap({ "cluster-name": "new-cluster" }),
+    );
+    expect(first.yaml).toContain("name: p-new-cluster-gkehub # kpt-set:");
+    const second = await runBuiltin(applySetters, first.yaml, configMap({ "cluster-name": "new-cluster" }));
+    expect(second.yaml).toBe(first.yaml);
+  });
+});
