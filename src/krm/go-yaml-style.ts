@@ -70,7 +70,12 @@ export function plainAllowed(text: string): boolean {
 
 /** The yaml.v3 style for a string value, as a `yaml` package scalar type. */
 export function goStringStyle(text: string): Scalar.Type {
-  if (text.includes("\n")) return Scalar.BLOCK_LITERAL;
+  // Control characters (other than tab and line breaks) only fit in double quotes.
+  if (hasControlCharacter(text.replace(/[\t\r\n]/g, ""))) return Scalar.QUOTE_DOUBLE;
+  if (text.includes("\n")) {
+    // libyaml refuses a literal block when a line ends with a space (or the text does).
+    return / \n/.test(text) || / $/.test(text) ? Scalar.QUOTE_DOUBLE : Scalar.BLOCK_LITERAL;
+  }
   if (resolvesAsNonString(text)) return Scalar.QUOTE_DOUBLE;
   if (plainAllowed(text)) return Scalar.PLAIN;
   if (/[^\x20-\x7e\u00a0-\uffff]/.test(text)) return Scalar.QUOTE_DOUBLE;
