@@ -3,7 +3,9 @@
  * use-case call; branch deletions, tags and non-draft branches are ignored.
  */
 import type { Context } from "probot";
-import { portFromContext } from "../github/octokit-port.js";
+import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
+import type { PushOnFailure } from "../engine/types.js";
+import { lifecyclePortFromContext } from "../github/octokit-lifecycle.js";
 import { type DraftPush, type RenderDraftDeps, renderDraft } from "../lifecycle/render-draft.js";
 import { normalizePrefix } from "../lifecycle/revisions.js";
 
@@ -12,7 +14,11 @@ export interface PushPayloadLike {
   ref: string;
   after: string;
   deleted?: boolean;
-  repository: { name: string; owner: { login?: string; name?: string | null } | null };
+  repository: {
+    name: string;
+    default_branch?: string;
+    owner: { login?: string; name?: string | null } | null;
+  };
   commits?: { added?: string[]; modified?: string[]; removed?: string[] }[];
   head_commit?: { message?: string } | null;
 }
@@ -37,18 +43,29 @@ export function toDraftPush(payload: PushPayloadLike, draftsPrefix?: string): Dr
     sha: payload.after,
     changedPaths: [...changed].sort(),
     ...(payload.head_commit?.message !== undefined ? { headCommitMessage: payload.head_commit.message } : {}),
+    ...(payload.repository.default_branch ? { defaultBranch: payload.repository.default_branch } : {}),
   };
 }
 
-/** Dependencies shared by every push: everything of {@link RenderDraftDeps} except the per-event port and log. */
-export type PushHandlerDeps = Omit<RenderDraftDeps, "port" | "log">;
+/** Dependencies shared by every push. */
+export interface PushHandlerDeps extends Pick<RenderDraftDeps, "engine" | "queue"> {
+  /** The operator's default policy (`PORCHLIGHT_PUSH_ON_FAILURE`), default `Unrendered`. */
+  pushOnFailure?: PushOnFailure;
+}
 
 /** Builds the `push` handler. */
 export function createPushHandler(deps: PushHandlerDeps) {
   return async (context: Context<"push">): Promise<void> => {
-    const push = toDraftPush(context.payload, deps.draftsPrefix);
+    const config = { ...DEFAULT_REPO_CONFIG, pushOnFailure: deps.pushOnFailure ?? "Unrendered" };
+    const push = toDraftPush(context.payload, config.draftBranchPrefix);
     if (!push) return;
-    const outcome = await renderDraft(push, { ...deps, port: portFromContext(context), log: context.log });
+    const outcome = await renderDraft(push, {
+      engine: deps.engine,
+      ...(deps.queue ? { queue: deps.queue } : {}),
+      config,
+      port: lifecyclePortFromContext(context),
+      log: context.log,
+    });
     context.log.info(`porchlight/render ${push.branch}@${push.sha.slice(0, 7)}: ${outcome.kind}`);
   };
 }

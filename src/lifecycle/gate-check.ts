@@ -11,10 +11,9 @@
  * report, the gate section and annotations. A crash completes the check run with failure.
  */
 import type { RepoConfig } from "../config/schema.js";
-import type { GitHubPort, RepoRef } from "../github/port.js";
-import { buildAnnotations } from "../report/annotations.js";
-import { formatCheckReport, truncateSummary } from "../report/check-summary.js";
-import { applyGateToReport, evaluateMergeGate, type GateVerdict } from "./merge-gate.js";
+import type { GitHubPort, RepoRef, RepoTree } from "../github/port.js";
+import { truncateSummary } from "../report/check-summary.js";
+import { type GateVerdict, gateCheckReport } from "./merge-gate.js";
 import { CheckRunTracker, RENDER_CHECK_NAME } from "./render-check.js";
 import type { Log } from "./render-draft.js";
 import { type RenderEngine, type RenderedPackages, renderPackagesAtSha } from "./render-packages.js";
@@ -43,6 +42,24 @@ export type CommitCheck =
     };
 
 /**
+ * The packages judged at a commit — the same rule on every path that renders: the top-most package
+ * holding each changed path, plus the package a draft branch names (`branchPackage`), limited to the
+ * configured `directories` (`/` = the whole repository). Repository-relative, `""` = root package.
+ */
+export function judgedPackages(options: {
+  tree: RepoTree;
+  changedPaths: readonly string[];
+  branchPackage?: string | undefined;
+  directories: readonly string[];
+}): string[] {
+  return touchedPackages({
+    entries: options.tree.entries,
+    changedPaths: options.changedPaths,
+    branchPackage: options.branchPackage,
+  }).filter((p) => directoryOf(p, options.directories) !== undefined);
+}
+
+/**
  * Judges commit `sha`: `changedPaths` are the files the change touches (pull request files, merge-group
  * diff, pushed files); `branchPackage` the package a draft branch names. `notes` are added to the
  * summary. Throws GitHubError when GitHub fails (after completing the check run with failure).
@@ -61,11 +78,12 @@ export async function checkCommit(options: {
   const check = new CheckRunTracker({ port: deps.port, repo });
   try {
     const tree = await deps.port.readTree({ repo, sha });
-    const packagePaths = touchedPackages({
-      entries: tree.entries,
+    const packagePaths = judgedPackages({
+      tree,
       changedPaths: options.allPackages ? tree.entries.map((e) => e.path) : options.changedPaths,
       branchPackage: options.branchPackage,
-    }).filter((p) => directoryOf(p, deps.config.directories) !== undefined);
+      directories: deps.config.directories,
+    });
     if (packagePaths.length === 0) {
       const { id } = await deps.port.createCheckRun({
         repo,
@@ -89,21 +107,13 @@ export async function checkCommit(options: {
       engine: deps.engine,
       pushOnFailure: deps.config.pushOnFailure,
     });
-    const verdict = evaluateMergeGate({
+    const { report, verdict, annotations } = gateCheckReport({
       packages: rendered.packages,
       changes: rendered.changes,
       enforceReadinessGates: deps.config.enforceReadinessGates,
+      notes: options.notes ?? [],
     });
-    const report = applyGateToReport(
-      formatCheckReport({ packages: rendered.packages, notes: options.notes ?? [] }),
-      verdict,
-    );
-    const checkRunId = await check.publish({
-      headSha: sha,
-      report,
-      annotations: buildAnnotations(rendered.packages),
-      externalId: sha,
-    });
+    const checkRunId = await check.publish({ headSha: sha, report, annotations, externalId: sha });
     return { kind: "judged", checkRunId, conclusion: report.conclusion, verdict, rendered, packagePaths };
   } catch (error) {
     if (!check.completed) {

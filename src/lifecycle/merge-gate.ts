@@ -12,10 +12,9 @@
  */
 import path from "node:path/posix";
 import { parse } from "yaml";
-import type { TreeChange } from "../github/port.js";
-import type { PackageReport } from "../report/annotations.js";
-import type { CheckReport } from "../report/check-summary.js";
-import { truncateSummary } from "../report/check-summary.js";
+import type { CheckAnnotation, TreeChange } from "../github/port.js";
+import { buildAnnotations, limitAnnotations, type PackageReport } from "../report/annotations.js";
+import { type CheckReport, formatCheckReport, truncateSummary } from "../report/check-summary.js";
 import { unmetReadinessGates } from "./readiness.js";
 
 /** One reason the gate fails. */
@@ -179,4 +178,36 @@ export function applyGateToReport(report: CheckReport, verdict: GateVerdict): Ch
     title,
     summary: truncateSummary([head, section, ...rest].join("\n\n")),
   };
+}
+
+/**
+ * THE `porchlight/render` report of a commit — every path that posts the check (draft push, pull
+ * request, re-run, merge group, default-branch push) builds it here, so they always agree on the
+ * conclusion for the same content. `changes` are the tree changes that would still be needed to store
+ * the render output on top of the reported commit: `renderPackagesAtSha`'s changes when the commit is
+ * reported as it is, `[]` when the report is about the app's own commit holding that output. Adds the
+ * notes every path shares (exec not allowed, annotations over the limit). Pure.
+ */
+export function gateCheckReport(options: {
+  packages: PackageReport[];
+  changes: TreeChange[];
+  enforceReadinessGates?: boolean;
+  notes?: string[];
+}): { report: CheckReport; verdict: GateVerdict; annotations: CheckAnnotation[] } {
+  const notes = [...(options.notes ?? [])];
+  const steps = options.packages.flatMap((p) => p.result.steps);
+  if (steps.some((step) => step.status.executionError?.includes("allow-exec")))
+    notes.push("This app runs `exec:` functions only when its operator sets PORCHLIGHT_ALLOW_EXEC=true.");
+  const { annotations, omitted } = limitAnnotations(buildAnnotations(options.packages));
+  if (omitted > 0)
+    notes.push(`${omitted} more result(s) naming a file are not annotated (limit ${annotations.length}).`);
+  const verdict = evaluateMergeGate({
+    packages: options.packages,
+    changes: options.changes,
+    ...(options.enforceReadinessGates !== undefined
+      ? { enforceReadinessGates: options.enforceReadinessGates }
+      : {}),
+  });
+  const report = applyGateToReport(formatCheckReport({ packages: options.packages, notes }), verdict);
+  return { report, verdict, annotations };
 }

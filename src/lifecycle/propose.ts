@@ -4,12 +4,13 @@
  *
  * Steps, on `opened` / `reopened` / `synchronize` / `ready_for_review`:
  * 1. the files the pull request changes (`GET pulls/{n}/files`);
- * 2. judge the head sha (`checkCommit`: render in memory, merge gate, one `porchlight/render` check);
- * 3. on `opened` / `reopened` / `ready_for_review` of a draft branch in this repository whose head is not
- *    rendered yet, the head is also rendered AND committed exactly like a draft push (`renderDraft`);
- *    the render commit comes back as `synchronize` and is judged then. On `synchronize` the push
- *    handler is already rendering that push, so the head is only judged;
- * 4. Porch refuses to propose a revision that does not render: when a package is `Rendered=False` the
+ * 2. on `opened` / `reopened` / `ready_for_review` of a draft branch in this repository, the head is
+ *    rendered exactly like a draft push (`renderDraft`: committed when its content is not what
+ *    rendering produces; the render commit comes back as `synchronize` and is judged then), which
+ *    reports the check; otherwise (`synchronize`: the push handler is already rendering that push; a
+ *    fork; not a draft branch) the head is judged in memory (`checkCommit`). Both apply the same merge
+ *    gate (`gateCheckReport`), and this event posts ONE `porchlight/render` check run;
+ * 3. Porch refuses to propose a revision that does not render: when a package is `Rendered=False` the
  *    pull request is converted back to a GitHub draft (GraphQL) and ONE comment (updated, never
  *    duplicated) lists the failing steps; when it renders again the same comment says so.
  */
@@ -17,7 +18,7 @@ import type { LifecyclePort } from "../github/lifecycle-port.js";
 import type { RepoRef } from "../github/port.js";
 import { upsertComment } from "./comments.js";
 import { checkCommit, type GateDeps } from "./gate-check.js";
-import { contentDrift, describeProblem } from "./merge-gate.js";
+import { describeProblem, type GateVerdict } from "./merge-gate.js";
 import { type RenderDraftOutcome, renderDraft } from "./render-draft.js";
 import { parseDraftBranch } from "./revisions.js";
 import type { WorkQueue } from "./work-queue.js";
@@ -107,37 +108,50 @@ export async function proposeRevision(pr: PullRequestInput, deps: ProposeDeps): 
   const draft = parseDraftBranch(pr.headRef, { draftPrefix: deps.config.draftBranchPrefix });
   const files = await port.listPullRequestFiles({ repo: pr.repo, number: pr.number });
 
-  const checked = await checkCommit({
-    repo: pr.repo,
-    sha: pr.headSha,
-    changedPaths: files,
-    branchPackage: draft?.packagePath,
-    deps,
-  });
-  if (checked.kind === "no-package") {
-    return { kind: "judged", conclusion: "neutral", convertedToDraft: false, packages: [] };
-  }
-
+  // Opening / reopening / marking ready a draft branch of this repository: render it exactly like a draft
+  // push (commit when its content is not what rendering produces — e.g. pushed before the app was
+  // installed — and report the check with the merge gate); the render commit comes back as
+  // `synchronize` and is judged then. On `synchronize` the push handler is already rendering that push,
+  // so the head is only judged. Either way ONE check run from this event, with the same rules.
   let render: RenderDraftOutcome | undefined;
-  const drift = contentDrift(checked.rendered.packages, checked.rendered.changes);
-  if (draft && pr.sameRepository && RENDER_FIRST_ACTIONS.has(pr.action) && drift.size > 0) {
-    // The head was never rendered (e.g. pushed before the app was installed): render and commit it like
-    // a draft push. Its `synchronize` event is judged again. With the shared queue, a head the push
-    // handler is already rendering is a duplicate here.
+  if (draft && pr.sameRepository && RENDER_FIRST_ACTIONS.has(pr.action)) {
     render = await renderDraft(
-      { repo: pr.repo, branch: pr.headRef, sha: pr.headSha, changedPaths: files },
+      {
+        repo: pr.repo,
+        branch: pr.headRef,
+        sha: pr.headSha,
+        changedPaths: files,
+        defaultBranch: pr.defaultBranch,
+      },
       {
         port,
         engine: deps.engine,
         log: deps.log,
-        pushOnFailure: deps.config.pushOnFailure,
-        draftsPrefix: deps.config.draftBranchPrefix,
+        config: deps.config,
         ...(deps.queue ? { queue: deps.queue } : {}),
       },
     );
   }
+  let judged: { conclusion: string; verdict: GateVerdict; packages: string[] };
+  if (render?.kind === "reported") {
+    judged = render;
+  } else {
+    // Not rendered here (not a draft branch, a fork, `synchronize`, no package, or the push handler
+    // is already on it): judge the head in memory.
+    const checked = await checkCommit({
+      repo: pr.repo,
+      sha: pr.headSha,
+      changedPaths: files,
+      branchPackage: draft?.packagePath,
+      deps,
+    });
+    if (checked.kind === "no-package") {
+      return { kind: "judged", conclusion: "neutral", convertedToDraft: false, packages: [] };
+    }
+    judged = { conclusion: checked.conclusion, verdict: checked.verdict, packages: checked.packagePaths };
+  }
 
-  const failures = checked.verdict.problems.filter((p) => p.kind === "render-failed");
+  const failures = judged.verdict.problems.filter((p) => p.kind === "render-failed");
   let converted = false;
   if (failures.length > 0) {
     if (!pr.draft && deps.config.convertFailingToDraft) {
@@ -164,9 +178,9 @@ export async function proposeRevision(pr: PullRequestInput, deps: ProposeDeps): 
   }
   return {
     kind: "judged",
-    conclusion: checked.conclusion,
+    conclusion: judged.conclusion,
     convertedToDraft: converted,
-    packages: checked.packagePaths,
+    packages: judged.packages,
     ...(render ? { render } : {}),
   };
 }

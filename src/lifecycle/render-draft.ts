@@ -2,27 +2,29 @@
  * Render a draft on push (Porch: a Draft PackageRevision is re-rendered whenever its resources change).
  *
  * Steps, for a push of `sha` to `drafts/<package-path>/<workspace>`:
- * 1. read the tree at `sha` once (recursive) and find the touched packages: the top-most package
- *    containing each file the push added/modified/removed, and the package the branch names;
+ * 1. read the tree at `sha` once (recursive) and find the packages to render (`judgedPackages`): the
+ *    top-most package holding each file the push — or the whole draft, compared with the default branch
+ *    as its pull request is — changes, and the package the branch names, within the configured directories;
  * 2. read those packages' blobs only and render each with the engine (`pushOnFailure` policy);
  * 3. if the output differs (in more than the functions' result messages under `status.renderStatus`:
  *    `onlyRenderStatusDiffers` in ./merge-gate.ts), write ONE commit (parent `sha`, message naming the
  *    packages, trailer `Rendered-From: <sha>`) and move the branch without force — a 422 "not a fast forward" means a
  *    newer push exists: the result is dropped quietly (`superseded`), the newer push gets its own render;
- * 4. one check run `porchlight/render` on the commit that now holds the content (ours, or `sha`).
+ * 4. one check run `porchlight/render` on the commit that now holds the content (ours, or `sha`), its
+ *    conclusion from the merge gate (`gateCheckReport`) exactly as on a pull request.
  * A crash anywhere completes the check run with failure (never left in progress). The app's own commit
  * comes back as a push: rendering it changes nothing, so it only gets its check — and if a function is
  * not idempotent we still never commit on top of our own commit (no loop).
  */
-import type { PushOnFailure } from "../engine/types.js";
+import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../config/schema.js";
+import type { LifecyclePort } from "../github/lifecycle-port.js";
 import { GitHubError, type GitHubPort, type RepoRef, type TreeChange } from "../github/port.js";
-import { buildAnnotations, limitAnnotations, type PackageReport } from "../report/annotations.js";
-import { formatCheckReport } from "../report/check-summary.js";
-import { contentDrift } from "./merge-gate.js";
+import type { PackageReport } from "../report/annotations.js";
+import { judgedPackages } from "./gate-check.js";
+import { contentDrift, type GateVerdict, gateCheckReport } from "./merge-gate.js";
 import { CheckRunTracker } from "./render-check.js";
 import { type RenderEngine, renderPackagesAtSha } from "./render-packages.js";
 import { normalizePrefix, parseDraftBranch } from "./revisions.js";
-import { touchedPackages } from "./touched-packages.js";
 import type { WorkQueue } from "./work-queue.js";
 
 /** Minimal logger (Probot's pino logger fits). */
@@ -43,19 +45,26 @@ export interface DraftPush {
   changedPaths: string[];
   /** Message of the head commit (to recognise the app's own render commit). */
   headCommitMessage?: string;
+  /**
+   * The repository's default branch: when given (and the port can compare), the packages judged are
+   * those the whole draft changes against it, as for its pull request.
+   */
+  defaultBranch?: string;
 }
 
-/** Dependencies and operator settings of {@link renderDraft}. */
+/** Dependencies of {@link renderDraft}. */
 export interface RenderDraftDeps {
-  port: GitHubPort;
+  /** The render port; with `compareFiles` (the lifecycle port) a push is judged on the whole draft. */
+  port: GitHubPort & Partial<Pick<LifecyclePort, "compareFiles">>;
   engine: RenderEngine;
   log: Log;
   /** Per-branch serialization and duplicate detection; without it every call runs. */
   queue?: WorkQueue;
-  /** Default `Unrendered`. */
-  pushOnFailure?: PushOnFailure;
-  /** Default `drafts/`. */
-  draftsPrefix?: string;
+  /**
+   * The repository configuration (`.github/porchlight.yml` from the default branch, the operator's
+   * `PORCHLIGHT_PUSH_ON_FAILURE` as the default of `pushOnFailure`); all defaults when absent.
+   */
+  config?: RepoConfig;
 }
 
 /** What happened. */
@@ -63,7 +72,15 @@ export type RenderDraftOutcome =
   | { kind: "ignored"; reason: string }
   | { kind: "duplicate" }
   | { kind: "superseded" }
-  | { kind: "reported"; checkSha: string; committedSha?: string; conclusion: string; packages: string[] };
+  | {
+      kind: "reported";
+      checkSha: string;
+      committedSha?: string;
+      conclusion: string;
+      packages: string[];
+      /** The merge gate on the reported commit (the same rules as a pull request's check). */
+      verdict: GateVerdict;
+    };
 
 /** The commit trailer naming the commit a render commit was rendered from. */
 export const RENDERED_FROM = "Rendered-From";
@@ -120,18 +137,37 @@ function describeFailure(error: unknown): string {
   return `porchlight failed: ${text}. This is a porchlight bug.`;
 }
 
-async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps) {
+/**
+ * What the draft changes: the push's own paths, plus — with `compareFiles` and the default branch —
+ * every path the branch changes against the default branch (what its pull request's files are), so a
+ * push and the pull request judge the same packages. A 404 (no common history) keeps the push's paths.
+ */
+async function draftChangedPaths(push: DraftPush, deps: RenderDraftDeps): Promise<string[]> {
+  if (!push.defaultBranch || !deps.port.compareFiles) return push.changedPaths;
+  try {
+    const files = await deps.port.compareFiles({ repo: push.repo, base: push.defaultBranch, head: push.sha });
+    return [...new Set([...push.changedPaths, ...files])].sort();
+  } catch (error) {
+    if (error instanceof GitHubError && error.status === 404) return push.changedPaths;
+    throw error;
+  }
+}
+
+async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps): Promise<RenderDraftOutcome> {
   const { port, log } = deps;
+  const config = deps.config ?? DEFAULT_REPO_CONFIG;
   const check = new CheckRunTracker({ port, repo: push.repo });
   let crashed: unknown;
   try {
     const tree = await port.readTree({ repo: push.repo, sha: push.sha });
-    const paths = touchedPackages({
-      entries: tree.entries,
-      changedPaths: push.changedPaths,
-      branchPackage: parseDraftBranch(push.branch, { draftPrefix: deps.draftsPrefix })?.packagePath,
+    const draft = parseDraftBranch(push.branch, { draftPrefix: config.draftBranchPrefix });
+    const paths = judgedPackages({
+      tree,
+      changedPaths: await draftChangedPaths(push, deps),
+      branchPackage: draft?.packagePath,
+      directories: config.directories,
     });
-    if (paths.length === 0) return { kind: "ignored", reason: "the push touched no package" } as const;
+    if (paths.length === 0) return { kind: "ignored", reason: "the push touched no package" };
     const rendered = await renderPackagesAtSha({
       port,
       repo: push.repo,
@@ -139,10 +175,9 @@ async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps) {
       tree,
       packagePaths: paths,
       engine: deps.engine,
-      ...(deps.pushOnFailure ? { pushOnFailure: deps.pushOnFailure } : {}),
+      pushOnFailure: config.pushOnFailure,
     });
     const notes: string[] = [];
-    let checkSha = push.sha;
     let committedSha: string | undefined;
     if (rendered.changes.length === 0) {
       notes.push(`Rendering ${push.sha.slice(0, 7)} changed nothing: no commit.`);
@@ -170,34 +205,31 @@ async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps) {
         log.info(
           `${push.branch}@${push.sha}: superseded by a newer push (${outcome.message}); result dropped`,
         );
-        return { kind: "superseded" } as const;
+        return { kind: "superseded" };
       }
-      committedSha = checkSha = outcome.sha;
+      committedSha = outcome.sha;
       notes.push(
         `Rendered output committed as ${outcome.sha.slice(0, 7)} (rendered from ${push.sha.slice(0, 7)}).`,
       );
     }
-    const steps = rendered.packages.flatMap((p) => p.result.steps);
-    if (steps.some((step) => step.status.executionError?.includes("allow-exec"))) {
-      notes.push("This app runs `exec:` functions only when its operator sets PORCHLIGHT_ALLOW_EXEC=true.");
-    }
-    const { annotations, omitted } = limitAnnotations(buildAnnotations(rendered.packages));
-    if (omitted > 0)
-      notes.push(`${omitted} more result(s) naming a file are not annotated (limit ${annotations.length}).`);
-    const report = formatCheckReport({ packages: rendered.packages, notes });
-    await check.publish({
-      headSha: checkSha,
-      report,
-      annotations,
-      externalId: push.sha,
+    // The merge gate's rules, on the commit that now holds the content: our commit holds exactly the
+    // render output (nothing left to change); the pushed sha is judged with what rendering would change.
+    const { report, verdict, annotations } = gateCheckReport({
+      packages: rendered.packages,
+      changes: committedSha ? [] : rendered.changes,
+      enforceReadinessGates: config.enforceReadinessGates,
+      notes,
     });
+    const checkSha = committedSha ?? push.sha;
+    await check.publish({ headSha: checkSha, report, annotations, externalId: push.sha });
     return {
       kind: "reported",
       checkSha,
       conclusion: report.conclusion,
       packages: paths,
+      verdict,
       ...(committedSha ? { committedSha } : {}),
-    } as const;
+    };
   } catch (error) {
     crashed = error;
     throw error;
@@ -223,7 +255,7 @@ async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps) {
  * the check run with failure).
  */
 export async function renderDraft(push: DraftPush, deps: RenderDraftDeps): Promise<RenderDraftOutcome> {
-  const prefix = normalizePrefix(deps.draftsPrefix);
+  const prefix = normalizePrefix((deps.config ?? DEFAULT_REPO_CONFIG).draftBranchPrefix);
   if (!push.branch.startsWith(prefix)) return { kind: "ignored", reason: `not a ${prefix}** branch` };
   if (!deps.queue) return renderDraftNow(push, deps);
   const repoKey = `${push.repo.owner}/${push.repo.repo}`;

@@ -8,7 +8,6 @@
  */
 import type { RepoRef } from "../github/port.js";
 import { type CommitCheck, checkCommit } from "./gate-check.js";
-import { contentDrift } from "./merge-gate.js";
 import type { JudgeDeps } from "./merge-queue.js";
 import { type RenderDraftOutcome, renderDraft } from "./render-draft.js";
 import { parseDraftBranch } from "./revisions.js";
@@ -54,6 +53,15 @@ export async function rerunCheck(input: RerunInput, deps: JudgeDeps): Promise<Re
   }
   const draft = input.headBranch ? parseDraftBranch(input.headBranch, { draftPrefix: prefix }) : undefined;
   if (input.headBranch && draft) {
+    // Rendered again like a draft push: committed only when its content is not what rendering produces,
+    // the check reported with the merge gate. No queue: a re-run must not be dropped as a duplicate of
+    // the first render of this sha.
+    const render = await renderDraft(
+      { repo, branch: input.headBranch, sha, changedPaths: [], defaultBranch: input.defaultBranch },
+      { port: deps.port, engine: deps.engine, log: deps.log, config: deps.config },
+    );
+    if (render.kind !== "ignored") return { kind: "rendered", render };
+    // No package: still a (neutral) check, so a required check never waits forever.
     const check = await checkCommit({
       repo,
       sha,
@@ -62,25 +70,7 @@ export async function rerunCheck(input: RerunInput, deps: JudgeDeps): Promise<Re
       notes: ["Re-run."],
       deps,
     });
-    if (
-      check.kind === "no-package" ||
-      contentDrift(check.rendered.packages, check.rendered.changes).size === 0
-    ) {
-      return { kind: "judged", checks: [check] };
-    }
-    // Not rendered yet: render and commit like a draft push. No queue: a re-run must not be dropped as a
-    // duplicate of the first render of this sha.
-    const render = await renderDraft(
-      { repo, branch: input.headBranch, sha, changedPaths: [] },
-      {
-        port: deps.port,
-        engine: deps.engine,
-        log: deps.log,
-        pushOnFailure: deps.config.pushOnFailure,
-        draftsPrefix: prefix,
-      },
-    );
-    return { kind: "rendered", render };
+    return { kind: "judged", checks: [check] };
   }
   if (input.headBranch === input.defaultBranch) {
     const check = await checkCommit({

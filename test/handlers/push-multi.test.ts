@@ -17,7 +17,7 @@ describe("a push touching two packages", () => {
       "apps/api/Kptfile": kptfile("api", SET_NAMESPACE),
       "apps/api/deploy.yaml": deployment("api"),
     };
-    const gh = new GitHubMock().tree(SHA, files).blobs(files);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files);
     gh.createTree().createCommit(RENDERED).updateRef("drafts/apps/web/v1").createCheckRun();
     const probot = await createTestProbot();
 
@@ -47,7 +47,12 @@ describe("reading a package", () => {
   it("reads each distinct blob once, even when several files share it", async () => {
     const same = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\n";
     const files = { "apps/web/Kptfile": kptfile("web"), "apps/web/a.yaml": same, "apps/web/b/a.yaml": same };
-    const gh = new GitHubMock().tree(SHA, files).blobs(files).createTree().createCommit(RENDERED);
+    const gh = new GitHubMock()
+      .tree(SHA, files)
+      .compare(SHA)
+      .blobs(files)
+      .createTree()
+      .createCommit(RENDERED);
     gh.updateRef("drafts/apps/web/v1").createCheckRun();
     const probot = await createTestProbot();
 
@@ -66,7 +71,7 @@ describe("the loop guard", () => {
       "apps/web/Kptfile": kptfile("web", ["mutators:", "  - exec: node test/handlers/fixtures/stamp.mjs"]),
       "apps/web/deploy.yaml": deployment("web"),
     };
-    const gh = new GitHubMock().tree(SHA, files).blobs(files).createCheckRun();
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files).createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(
@@ -85,7 +90,9 @@ describe("the loop guard", () => {
     gh.assertDone();
     expect(gh.bodies("POST", "/git/trees")).toEqual([]);
     const check = gh.bodies("POST", "/check-runs")[0];
-    expect(check).toMatchObject({ head_sha: SHA, conclusion: "success" });
+    // The same verdict a pull request gets for this sha: its content is not what rendering produces.
+    expect(check).toMatchObject({ head_sha: SHA, conclusion: "failure" });
     expect(summaryOf(check)).toContain("not idempotent");
+    expect(summaryOf(check)).toMatch(/content differs from what rendering produces \(.*`deploy.yaml`\)/);
   });
 });

@@ -32,7 +32,7 @@ const edit = (paths: string[] = ["apps/web/deploy.yaml"], message = "Edit web") 
 describe("push to a draft branch", () => {
   it("renders the touched package, commits the output once and reports success on that commit", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     const probot = await createTestProbot();
 
@@ -68,7 +68,7 @@ describe("push to a draft branch", () => {
   it("gives an already-rendered push only its check: no commit, success", async () => {
     // First render, to learn what the rendered package looks like.
     const files = webFiles();
-    const first = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
+    const first = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
     first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     await (await createTestProbot()).receive(edit());
     const rendered = { ...files };
@@ -76,7 +76,11 @@ describe("push to a draft branch", () => {
       rendered[p] = c ?? "";
 
     // The app's own commit comes back as a push (to a fresh process): only the check.
-    const gh = new GitHubMock().tree(RENDERED, rendered).blobs(rendered, ["apps/web"]).createCheckRun();
+    const gh = new GitHubMock()
+      .tree(RENDERED, rendered)
+      .compare(RENDERED)
+      .blobs(rendered, ["apps/web"])
+      .createCheckRun();
     const echo = pushEvent({
       branch: BRANCH,
       before: SHA,
@@ -91,7 +95,7 @@ describe("push to a draft branch", () => {
 
   it("does not commit when re-rendering an already-rendered package changes only the functions' result messages", async () => {
     const files: Record<string, string> = { ...webFiles(), "apps/web/README.md": "# web\n" };
-    const first = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
+    const first = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
     first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     await (await createTestProbot()).receive(edit());
     const rendered = { ...files };
@@ -102,7 +106,7 @@ describe("push to a draft branch", () => {
     // A user edits only the README of the rendered package: the re-render reports "no value changed".
     const USER = "e".repeat(40);
     const readme = { ...rendered, "apps/web/README.md": "# web, documented\n" };
-    const gh = new GitHubMock().tree(USER, readme).blobs(readme, ["apps/web"]).createCheckRun();
+    const gh = new GitHubMock().tree(USER, readme).compare(USER).blobs(readme, ["apps/web"]).createCheckRun();
     const docs = pushEvent({
       branch: BRANCH,
       before: RENDERED,
@@ -120,7 +124,7 @@ describe("push to a draft branch", () => {
 
   it("does nothing for the echo of its own commit in the same process, nor for a redelivered webhook", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     const probot = await createTestProbot();
 
@@ -141,7 +145,7 @@ describe("push to a draft branch", () => {
 
   it("drops the result quietly when the ref update is not a fast forward (a newer push exists)", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH, { race: true });
     const probot = await createTestProbot();
 
@@ -169,7 +173,7 @@ describe("push to a draft branch", () => {
 
   it("reports no check when the push touched no package", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA);
     const probot = await createTestProbot();
     await probot.receive(
       pushEvent({ branch: "drafts/docs/v1", after: SHA, commits: [{ modified: ["README.md"] }] }),
@@ -190,7 +194,7 @@ describe("subpackages", () => {
       ]),
       "apps/web/db/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: db\n",
     };
-    const gh = new GitHubMock().tree(SHA, files).blobs(files, ["apps/web"]);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
     gh.createTree().createCommit(RENDERED).updateRef("drafts/apps/web/db/v1").createCheckRun();
     const probot = await createTestProbot();
 
@@ -217,7 +221,7 @@ describe("subpackages", () => {
 describe("GitHub failures", () => {
   it("completes a failure check on the pushed sha when GitHub fails mid-render, and rethrows", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA);
     gh.scope
       .get(/\/git\/blobs\//)
       .times(2)

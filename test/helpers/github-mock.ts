@@ -168,6 +168,27 @@ export class GitHubMock {
     return this;
   }
 
+  /**
+   * `GET compare/{base}...{head}` answering `files` as changed (the draft push handler asks what the whole
+   * draft changes against the default branch — `master` in the webhook examples).
+   */
+  compare(head: string, files: string[] = [], base = "master"): this {
+    this.scope
+      .get(`${this.base}/compare/${base}...${head}`)
+      .query(true)
+      .reply(
+        this.reply(200, {
+          status: "ahead",
+          ahead_by: 1,
+          behind_by: 0,
+          total_commits: 1,
+          commits: [],
+          files: files.map((filename) => ({ filename, status: "modified", sha: blobSha(filename) })),
+        }),
+      );
+    return this;
+  }
+
   /** `POST check-runs` → a new id (returned through `ids`). */
   createCheckRun(): this {
     const id = this.#nextId++;

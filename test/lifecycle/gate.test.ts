@@ -1,10 +1,11 @@
 import nock from "nock";
 import type { Probot } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestProbot, deployment, kptfile } from "../handlers/harness.js";
+import { createTestProbot, deployment, kptfile, SET_NAMESPACE } from "../handlers/harness.js";
 import {
   checkRunEvent,
   checkSuiteEvent,
+  deliverDraftPush,
   mergeGroupEvent,
   pullRequestEvent,
   pushEventFor,
@@ -12,13 +13,6 @@ import {
 import { FakeRepo } from "./support/fake-repo.js";
 
 afterEach(() => nock.cleanAll());
-
-const SET_NAMESPACE = [
-  "mutators:",
-  "  - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1",
-  "    configMap:",
-  "      namespace: prod",
-];
 
 async function setup(files: Record<string, string> = { "README.md": "# packages\n" }, config?: string) {
   const fake = new FakeRepo(files).install();
@@ -28,16 +22,8 @@ async function setup(files: Record<string, string> = { "README.md": "# packages\
 }
 
 /** A user push to a draft branch, delivered; returns the head after the app rendered it. */
-async function draftPush(
-  probot: Probot,
-  fake: FakeRepo,
-  branch: string,
-  changes: Record<string, string | null>,
-) {
-  const pushed = fake.push({ branch, changes });
-  await probot.receive(pushEventFor(fake, branch, pushed));
-  return fake.heads.get(branch)!;
-}
+const draftPush = (probot: Probot, fake: FakeRepo, branch: string, changes: Record<string, string | null>) =>
+  deliverDraftPush({ probot, fake, branch, changes });
 
 const summary = (fake: FakeRepo, sha: string) => fake.latestCheck(sha)?.output?.summary ?? "";
 
@@ -243,7 +229,8 @@ describe("merge queue and re-runs", () => {
       "pkg/deploy.yaml": deployment("web"),
     });
     expect(fake.checksOn(head)).toHaveLength(1);
-    expect(fake.checksOn(head)[0]?.actions?.[0]?.identifier).toBeUndefined(); // the push handler's own check
+    // The push handler's own check carries the Re-render button too (same port, same check on every path).
+    expect(fake.checksOn(head)[0]?.actions?.[0]?.identifier).toBe("rerender");
 
     const pull = fake.openPull("drafts/pkg/ws");
     await probot.receive(

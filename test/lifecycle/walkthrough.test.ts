@@ -2,18 +2,12 @@ import nock from "nock";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { deriveRevisions } from "../../src/lifecycle/revision-list.js";
-import { createTestProbot, deployment, kptfile } from "../handlers/harness.js";
+import { createTestProbot, deployment, kptfile, SET_NAMESPACE } from "../handlers/harness.js";
 import { pullRequestEvent, pushEventFor } from "./support/events.js";
 import { FakeRepo } from "./support/fake-repo.js";
 
 afterEach(() => nock.cleanAll());
 
-const SET_NAMESPACE = [
-  "mutators:",
-  "  - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1",
-  "    configMap:",
-  "      namespace: prod",
-];
 const BROKEN = [...SET_NAMESPACE, "  - image: example.com/fns/does-not-exist:v1"];
 
 const markerCount = (fake: FakeRepo, issue: number, marker: string) =>

@@ -4,6 +4,7 @@
  */
 import { createRequire } from "node:module";
 import type { EmitterWebhookEvent } from "@octokit/webhooks";
+import type { Probot } from "probot";
 import { pushEvent } from "../../helpers/events.js";
 import type { FakePull, FakeRepo } from "./fake-repo.js";
 
@@ -84,6 +85,18 @@ export function pushEventFor(
   });
   withRepository(event.payload as unknown as Record<string, unknown>, fake);
   return event;
+}
+
+/** A user `git push` to a draft branch, delivered to the app; returns the head after the app handled it. */
+export async function deliverDraftPush(options: {
+  probot: Probot;
+  fake: FakeRepo;
+  branch: string;
+  changes: Record<string, string | null>;
+}): Promise<string> {
+  const pushed = options.fake.push({ branch: options.branch, changes: options.changes });
+  await options.probot.receive(pushEventFor(options.fake, options.branch, pushed));
+  return options.fake.heads.get(options.branch)!;
 }
 
 /** A `check_run` event (`rerequested`, or `requested_action` with `identifier`) for our check on `sha`. */

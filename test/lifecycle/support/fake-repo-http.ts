@@ -174,14 +174,15 @@ function route(
       : fake.heads.get(pull.head)!;
     return [200, fake.diff(pull.baseSha, head).map((filename) => ({ filename, status: "modified" }))];
   }
-  m = method === "GET" ? /^compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(p) : null;
+  m = method === "GET" ? /^compare\/(.+?)\.\.\.(.+)$/.exec(p) : null;
   if (m) {
+    // Three-dot compare: the head's changes since the merge base (what a pull request shows).
+    const head = fake.heads.get(decodeURIComponent(m[2]!)) ?? decodeURIComponent(m[2]!);
+    const base = fake.mergeBase(fake.heads.get(decodeURIComponent(m[1]!)) ?? decodeURIComponent(m[1]!), head);
+    if (!base) return [404, { message: "No common ancestor" }];
     return [
       200,
-      {
-        status: "ahead",
-        files: fake.diff(m[1]!, m[2]!).map((filename) => ({ filename, status: "modified" })),
-      },
+      { status: "ahead", files: fake.diff(base, head).map((filename) => ({ filename, status: "modified" })) },
     ];
   }
   m = method === "GET" ? /^issues\/(\d+)\/comments$/.exec(p) : null;

@@ -185,6 +185,25 @@ export class FakeRepo {
     return false;
   }
 
+  /** The nearest common ancestor of two commits (what a three-dot compare diffs from), if any. */
+  mergeBase(a: string, b: string): string | undefined {
+    const ancestors = new Set<string>();
+    const stack = [a];
+    while (stack.length) {
+      const s = stack.pop()!;
+      if (ancestors.has(s) || !this.commits.has(s)) continue;
+      ancestors.add(s);
+      stack.push(...(this.commits.get(s)?.parents ?? []));
+    }
+    const queue = [b];
+    for (let i = 0; i < queue.length; i++) {
+      const s = queue[i]!;
+      if (ancestors.has(s)) return s;
+      queue.push(...(this.commits.get(s)?.parents ?? []));
+    }
+    return undefined;
+  }
+
   /** Check runs on `sha` named `porchlight/render`, oldest first. */
   checksOn(sha: string): FakeCheckRun[] {
     return this.checkRuns.filter((c) => c.head_sha === sha && c.name === "porchlight/render");
