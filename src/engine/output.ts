@@ -18,11 +18,13 @@ import type { Entry } from "./entries.js";
 
 const encoder = new TextEncoder();
 
-/** The default file for a resource without a path annotation (kyaml: `<kind>_<name>.yaml`). */
+/** The default file for a resource without a path annotation (kyaml: `[<namespace>/]<kind>_<name>.yaml`). */
 function defaultPath(doc: Document): string {
   const kind = String(doc.getIn(["kind"]) ?? "").toLowerCase();
   const name = String(doc.getIn(["metadata", "name"]) ?? "");
-  return `${kind}_${name}.yaml`;
+  const namespace = doc.getIn(["metadata", "namespace"]);
+  const file = `${kind}_${name}.yaml`;
+  return typeof namespace === "string" && namespace !== "" ? `${namespace}/${file}` : file;
 }
 
 interface Placed {

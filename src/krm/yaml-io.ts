@@ -15,6 +15,9 @@ import {
   isScalar,
   isSeq,
   parseAllDocuments,
+  Scalar,
+  type ScalarTag,
+  type Schema,
   visit,
 } from "yaml";
 import { goStringStyle } from "./go-yaml-style.js";
@@ -165,7 +168,48 @@ export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
   });
   if (doc.commentBefore) doc.commentBefore = collapseBlankLines(doc.commentBefore);
   if (doc.comment) doc.comment = collapseBlankLines(doc.comment);
-  return doc.toString(stringifyOptions(seqIndent));
+  const schema = doc.schema.clone();
+  schema.tags = schema.tags.map(keepSourceText);
+  doc.schema = schema;
+  // yaml.v3 writes a document's trailing comment right after the content (no blank line).
+  const foot = doc.comment;
+  doc.comment = null;
+  const text = doc.toString({ ...stringifyOptions(seqIndent), flowCollectionPadding: false });
+  doc.comment = foot;
+  if (!foot) return text;
+  return `${text}${foot
+    .split("\n")
+    .map((line) => `#${line}`)
+    .join("\n")}\n`;
+}
+
+/**
+ * Go's yaml.v3 keeps a scalar's text (`010`, `1e3`, `True`, `~`); the `yaml` package would print the
+ * value canonically. A scalar whose value still matches its source text is printed as that text.
+ */
+function keepSourceText<T extends Schema["tags"][number]>(tag: T): T {
+  if ((tag as { collection?: string }).collection || tag.tag === "tag:yaml.org,2002:str") return tag;
+  if (typeof (tag as ScalarTag).resolve !== "function" || !(tag as ScalarTag).stringify) return tag;
+  const scalarTag = tag as ScalarTag;
+  const original = scalarTag.stringify;
+  return {
+    ...scalarTag,
+    stringify(item, ctx, onComment, onChompKeep) {
+      const source = item.source;
+      if (typeof source === "string" && (item.type === undefined || item.type === Scalar.PLAIN)) {
+        let resolved: unknown;
+        try {
+          resolved = scalarTag.resolve(source, () => undefined, {} as never);
+        } catch {
+          resolved = undefined;
+        }
+        const value = isScalar(resolved) ? resolved.value : resolved;
+        if (Object.is(value, item.value) || (typeof value === "bigint" && value === item.value))
+          return source;
+      }
+      return original ? original(item, ctx, onComment, onChompKeep) : String(item.value);
+    },
+  } as T;
 }
 
 /** Functions may store plain JS values in collections; turn them into nodes so their style can be set. */
@@ -190,6 +234,8 @@ function normalizeNode(node: unknown): void {
   if (isScalar(node) && node.type === undefined && typeof node.value === "string") {
     node.type = goStringStyle(node.value);
   }
+  // yaml.v3 (as kpt configures it) writes a folded block as a double-quoted string.
+  if (isScalar(node) && node.type === Scalar.BLOCK_FOLDED) node.type = Scalar.QUOTE_DOUBLE;
   if (isCollection(node)) {
     for (const item of node.items) {
       if (isPair(item) && isNode(item.key)) normalizeNode(item.key);

@@ -69,3 +69,22 @@ describe("YAML files", () => {
     expect((err as YamlSyntaxError).message).toMatch(/^bad\.yaml: yaml: line 2: /);
   });
 });
+
+describe("changed documents, written like Go's yaml.v3", () => {
+  it("keeps scalar source text, unpadded flow collections and a trailing comment without blank line", () => {
+    const file = parseYamlFile(
+      "r.yaml",
+      "a: 010\nb: 1e3\nc: 0x1F\nd: True\ne: {x: 1, y: [p, q]}\nf: >\n  folded\n  text\n# foot\n",
+    );
+    file.docs[0].doc.set("g", 2);
+    expect(serializeChanged(file.docs[0].doc, "compact")).toBe(
+      'a: 010\nb: 1e3\nc: 0x1F\nd: True\ne: {x: 1, y: [p, q]}\nf: "folded text\\n"\ng: 2\n# foot\n',
+    );
+  });
+
+  it("prints a changed number as its new value, not its old text", () => {
+    const file = parseYamlFile("r.yaml", "replicas: 03\n");
+    file.docs[0].doc.set("replicas", 4);
+    expect(serializeChanged(file.docs[0].doc, "compact")).toBe("replicas: 4\n");
+  });
+});
