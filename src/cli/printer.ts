@@ -19,12 +19,20 @@ function stepLabel(step: Omit<StepReport, "status" | "durationMs">, report?: Ste
   return label(step.name, step.name.includes(" ") || step.name.startsWith(".") ? "exec" : "image");
 }
 
-/** kpt's duration format: `0.1s`, `1.5s`, `1m2.3s`. */
+/**
+ * kpt's duration: Go's `time.Duration.String()` of the run time truncated to 100 ms (`0s`, `100ms`,
+ * `1.2s`, `1m2.3s`).
+ */
 export function formatDuration(ms: number): string {
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${Number(seconds.toFixed(1))}s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}m${Number((seconds - minutes * 60).toFixed(1))}s`;
+  const truncated = Math.floor(ms / 100) * 100;
+  if (truncated === 0) return "0s";
+  if (truncated < 1000) return `${truncated}ms`;
+  const minutes = Math.floor(truncated / 60_000);
+  const seconds = (truncated - minutes * 60_000) / 1000;
+  const secText = `${Number(seconds.toFixed(1))}s`;
+  if (minutes === 0) return secText;
+  const hours = Math.floor(minutes / 60);
+  return hours > 0 ? `${hours}h${minutes % 60}m${secText}` : `${minutes}m${secText}`;
 }
 
 function resultLine(r: FunctionResult): string {

@@ -40,7 +40,7 @@ describe("porchlight render", () => {
     const code = await main(["render", dir]);
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /^Package "cli-basic":\n\[RUNNING\] "ghcr\.io\/kptdev\/krm-functions-catalog\/set-namespace:latest" on package "cli-basic"\n\[PASS\] "ghcr\.io\/kptdev\/krm-functions-catalog\/set-namespace:latest" in \d+(\.\d)?s\n/,
+      /^Package "cli-basic":\n\[RUNNING\] "ghcr\.io\/kptdev\/krm-functions-catalog\/set-namespace:latest" on package "cli-basic"\n\[PASS\] "ghcr\.io\/kptdev\/krm-functions-catalog\/set-namespace:latest" in [0-9.hms]+\n/,
     );
     expect(stderr).toContain("Successfully executed 2 function(s) in 1 package(s).\n");
     const resources = await readFile(path.join(dir, "resources.yaml"), "utf8");
