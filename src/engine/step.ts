@@ -119,15 +119,14 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   const outcome = await invoke(options, clones);
   const durationMs = Date.now() - started;
   const results = outcome.output?.results ?? [];
+  // kpt lists every result under `results` and repeats the error-severity ones under `errorResults`.
   const errorResults = results.filter((r) => r.severity === "error");
-  const infoResults = results.filter((r) => r.severity !== "error");
   if (outcome.executionError) status.executionError = outcome.executionError;
   if (outcome.stderr) status.stderr = outcome.stderr;
   status.exitCode = outcome.exitCode === 0 && outcome.executionError ? 1 : outcome.exitCode;
-  if (infoResults.length > 0) status.results = infoResults;
+  if (results.length > 0) status.results = results;
+  if (errorResults.length > 0) status.errorResults = errorResults;
   const failed = status.exitCode !== 0 || outcome.executionError !== undefined || !outcome.output;
-  if (failed && errorResults.length > 0) status.errorResults = errorResults;
-  else if (errorResults.length > 0) status.results = [...(status.results ?? []), ...errorResults];
   const base = { status, results, resourceCount: selected.length, durationMs };
   if (failed) {
     if (status.exitCode === 0) status.exitCode = 1;
