@@ -9,12 +9,12 @@
  * - `PORCHLIGHT_ALLOW_CONTAINERS=true` allows docker/podman for images without a builtin (off by
  *   default for the same reason).
  * - `PORCHLIGHT_EXEC_TIMEOUT_MS` timeout of one exec function (ms), when exec is allowed.
- * - `PORCHLIGHT_PUSH_ON_FAILURE` = `None` | `Unrendered` (default) | `PartiallyRendered`.
+ * - `PORCHLIGHT_PUSH_ON_FAILURE` = `None` | `Unrendered` (default) | `PartiallyRendered`: the default
+ *   policy; a repository's `.github/porchlight.yml` `pushOnFailure` overrides it for that repository.
  */
 import type { ApplicationFunction } from "probot";
 import { renderPackage } from "./engine/render.js";
 import { createCheckRunHandler, createCheckSuiteHandler } from "./handlers/check-run.js";
-import { createDefaultBranchPushHandler } from "./handlers/default-branch-push.js";
 import { createMergeGroupHandler } from "./handlers/merge-group.js";
 import { createPullRequestHandler } from "./handlers/pull-request.js";
 import { createPushHandler } from "./handlers/push.js";
@@ -34,16 +34,15 @@ export function createApp(
     });
     // One queue per app instance: per-branch serialization and duplicate detection (in memory, per process).
     const queue = new WorkQueue();
-    app.on(
-      "push",
-      createPushHandler({ engine: { renderPackage, runtime }, queue, pushOnFailure: settings.pushOnFailure }),
-    );
-    // Lifecycle (issue 4): propose / publish / reject, re-run, merge queue, default-branch checks.
-    app.on("pull_request", createPullRequestHandler({ engine: { renderPackage, runtime }, queue }));
-    app.on("check_run", createCheckRunHandler({ engine: { renderPackage, runtime } }));
-    app.on("check_suite", createCheckSuiteHandler({ engine: { renderPackage, runtime } }));
-    app.on("merge_group", createMergeGroupHandler({ engine: { renderPackage, runtime } }));
-    app.on("push", createDefaultBranchPushHandler({ engine: { renderPackage, runtime } }));
+    // The operator's PORCHLIGHT_PUSH_ON_FAILURE is the default; `.github/porchlight.yml` overrides it.
+    const deps = { engine: { renderPackage, runtime }, queue, pushOnFailure: settings.pushOnFailure };
+    // Draft pushes (render and commit) and default-branch pushes (check only).
+    app.on("push", createPushHandler(deps));
+    // Lifecycle (issue 4): propose / publish / reject, re-run, merge queue.
+    app.on("pull_request", createPullRequestHandler(deps));
+    app.on("check_run", createCheckRunHandler(deps));
+    app.on("check_suite", createCheckSuiteHandler(deps));
+    app.on("merge_group", createMergeGroupHandler(deps));
   };
 }
 

@@ -10,13 +10,35 @@
  * the draft prefix in the same PR it wants merged). Probot's own convention, kept here.
  */
 import type { z } from "zod";
-import { DEFAULT_REPO_CONFIG, type RepoConfig, repoConfigSchema } from "./schema.js";
+import { effectiveConfig, type OperatorDefaults, type RepoConfig, repoConfigSchema } from "./schema.js";
 
 /** Path of the configuration file in the repository, as named in messages. */
 export const CONFIG_PATH = ".github/porchlight.yml";
 
 /** Outcome of loading: the configuration, or one message for the user. */
-export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; message: string };
+export type ConfigResult =
+  | { ok: true; config: RepoConfig }
+  | {
+      ok: false;
+      message: string;
+      /** The file's `draftBranchPrefix` when it is usable, so the error can be reported on draft pushes. */
+      draftBranchPrefix?: string;
+    };
+
+/** Where the file is and the operator's defaults (the repository file overrides them). */
+export interface ConfigSource {
+  /** Path named in messages; default {@link CONFIG_PATH}. */
+  file?: string;
+  defaults?: OperatorDefaults;
+}
+
+function prefixHint(raw: unknown): { draftBranchPrefix?: string } {
+  const value =
+    raw !== null && typeof raw === "object" ? (raw as Record<string, unknown>).draftBranchPrefix : undefined;
+  if (value === undefined) return {};
+  const parsed = repoConfigSchema.shape.draftBranchPrefix.safeParse(value);
+  return parsed.success ? { draftBranchPrefix: parsed.data } : {};
+}
 
 function fieldName(path: readonly PropertyKey[]): string {
   return path
@@ -40,19 +62,22 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
 
 /**
  * Validates an already-parsed YAML value (what `context.config` returns: an object, or `null` when the
- * file is absent) and applies defaults. Never throws. The message looks like
+ * file is absent) and applies defaults: the schema's, and the operator's `source.defaults` for fields the
+ * file leaves out (the repository file overrides the operator). Never throws. The message looks like
  * `.github/porchlight.yml: field "pushOnFailure": Invalid option: expected one of "None"|... (got "Later")`;
  * several problems are joined with `; `.
  */
-export function parseRepoConfig(raw: unknown, file = CONFIG_PATH): ConfigResult {
-  if (raw === null || raw === undefined) return { ok: true, config: { ...DEFAULT_REPO_CONFIG } };
+export function parseRepoConfig(raw: unknown, source: ConfigSource = {}): ConfigResult {
+  const file = source.file ?? CONFIG_PATH;
+  if (raw === null || raw === undefined)
+    return { ok: true, config: effectiveConfig(repoConfigSchema.parse({}), source.defaults) };
   if (typeof raw !== "object" || Array.isArray(raw)) {
     return { ok: false, message: `${file}: must be a YAML mapping of settings, got ${JSON.stringify(raw)}` };
   }
   const parsed = repoConfigSchema.safeParse(raw);
-  if (parsed.success) return { ok: true, config: parsed.data };
+  if (parsed.success) return { ok: true, config: effectiveConfig(parsed.data, source.defaults) };
   const problems = parsed.error.issues.map((issue) => describeIssue(issue, raw));
-  return { ok: false, message: `${file}: ${problems.join("; ")}` };
+  return { ok: false, message: `${file}: ${problems.join("; ")}`, ...prefixHint(raw) };
 }
 
 /**
@@ -62,14 +87,17 @@ export function parseRepoConfig(raw: unknown, file = CONFIG_PATH): ConfigResult 
  */
 export async function loadRepoConfig(
   read: () => Promise<unknown>,
-  file = CONFIG_PATH,
+  source: ConfigSource = {},
 ): Promise<ConfigResult> {
   let raw: unknown;
   try {
     raw = await read();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: `${file}: cannot be read: ${message.split("\n")[0]}` };
+    return {
+      ok: false,
+      message: `${source.file ?? CONFIG_PATH}: cannot be read: ${message.split("\n")[0]}`,
+    };
   }
-  return parseRepoConfig(raw, file);
+  return parseRepoConfig(raw, source);
 }

@@ -6,7 +6,7 @@
  * ```yaml
  * # .github/porchlight.yml
  * draftBranchPrefix: drafts/
- * pushOnFailure: Unrendered
+ * pushOnFailure: Unrendered   # absent: the operator's PORCHLIGHT_PUSH_ON_FAILURE
  * deleteBranchOnPublish: true
  * directories: [catalog]
  * ```
@@ -26,11 +26,13 @@ export const repoConfigSchema = z.strictObject({
 
   /**
    * What is committed to the draft branch when rendering fails (Porch's `--push-on-failure`):
-   * `None` commits nothing, `Unrendered` (default) the resources as pushed plus the Kptfile status,
+   * `None` commits nothing, `Unrendered` the resources as pushed plus the Kptfile status,
    * `PartiallyRendered` the output of the steps that succeeded plus the status. A Kptfile annotated
    * `kpt.dev/save-on-render-failure: "true"` selects `PartiallyRendered` for that package, as in kpt.
+   * When absent: the operator's default (`PORCHLIGHT_PUSH_ON_FAILURE`, itself `Unrendered` by default)
+   * — the operator sets the default, the repository file overrides it.
    */
-  pushOnFailure: z.enum(["None", "Unrendered", "PartiallyRendered"]).default("Unrendered"),
+  pushOnFailure: z.enum(["None", "Unrendered", "PartiallyRendered"]).optional(),
 
   /**
    * Delete the draft branch once its pull request is merged and the revision is tagged (Porch removes
@@ -61,8 +63,23 @@ export const repoConfigSchema = z.strictObject({
   enforceReadinessGates: z.boolean().default(true),
 });
 
-/** The configuration with defaults applied. */
-export type RepoConfig = z.infer<typeof repoConfigSchema>;
+/** What `.github/porchlight.yml` says, with the schema's defaults (`pushOnFailure` may be absent). */
+export type RepoConfigFile = z.infer<typeof repoConfigSchema>;
 
-/** The configuration used when `.github/porchlight.yml` is absent. */
-export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema.parse({});
+/** The configuration in effect: the file's, with the operator's `pushOnFailure` where the file has none. */
+export type RepoConfig = Omit<RepoConfigFile, "pushOnFailure"> & {
+  pushOnFailure: NonNullable<RepoConfigFile["pushOnFailure"]>;
+};
+
+/** The operator's defaults for fields a repository may override (`PORCHLIGHT_PUSH_ON_FAILURE`). */
+export interface OperatorDefaults {
+  pushOnFailure?: RepoConfig["pushOnFailure"];
+}
+
+/** The configuration in effect for `file` (parsed) under the operator's `defaults`. */
+export function effectiveConfig(file: RepoConfigFile, defaults: OperatorDefaults = {}): RepoConfig {
+  return { ...file, pushOnFailure: file.pushOnFailure ?? defaults.pushOnFailure ?? "Unrendered" };
+}
+
+/** The configuration used when `.github/porchlight.yml` is absent and the operator set nothing. */
+export const DEFAULT_REPO_CONFIG: RepoConfig = effectiveConfig(repoConfigSchema.parse({}));

@@ -35,7 +35,7 @@ async function rerun(
   const repository = context.payload.repository;
   const repo = { owner: repository.owner.login, repo: repository.name };
   const port = lifecyclePortFromContext(context);
-  const loaded = await repoConfig(context);
+  const loaded = await repoConfig(context, deps);
   if (!loaded.ok) {
     await reportConfigError({ port, repo, sha: input.sha, message: loaded.message });
     return;

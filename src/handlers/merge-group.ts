@@ -15,7 +15,7 @@ export function createMergeGroupHandler(deps: LifecycleHandlerDeps) {
     if (payload.action !== "checks_requested" || !payload.repository) return;
     const repo = { owner: payload.repository.owner.login, repo: payload.repository.name };
     const port = lifecyclePortFromContext(context);
-    const loaded = await repoConfig(context);
+    const loaded = await repoConfig(context, deps);
     if (!loaded.ok) {
       await reportConfigError({ port, repo, sha: payload.merge_group.head_sha, message: loaded.message });
       return;

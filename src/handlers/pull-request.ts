@@ -7,6 +7,7 @@
 import type { Context } from "probot";
 import { loadRepoConfig } from "../config/load.js";
 import type { RepoConfig } from "../config/schema.js";
+import type { PushOnFailure } from "../engine/types.js";
 import type { LifecyclePort } from "../github/lifecycle-port.js";
 import { lifecyclePortFromContext } from "../github/octokit-lifecycle.js";
 import { upsertComment } from "../lifecycle/comments.js";
@@ -22,11 +23,22 @@ export interface LifecycleHandlerDeps {
   engine: RenderEngine;
   /** The push handler's queue, so a head it is rendering is not rendered twice. */
   queue?: WorkQueue;
+  /** The operator's default `pushOnFailure` (`PORCHLIGHT_PUSH_ON_FAILURE`); the repository file overrides it. */
+  pushOnFailure?: PushOnFailure;
 }
 
-/** Reads `.github/porchlight.yml` with Probot's `context.config` — from the default branch only. */
-export async function repoConfig(context: Pick<Context, "config">) {
-  return loadRepoConfig(() => context.config<Record<string, unknown>>("porchlight.yml"));
+/**
+ * Reads `.github/porchlight.yml` with Probot's `context.config` — from the default branch only (404 =
+ * all defaults) — with the operator's defaults from `deps`. Every handler (push, pull request, re-run,
+ * merge group) reads it this way, so they all judge with the same configuration.
+ */
+export async function repoConfig(
+  context: Pick<Context, "config">,
+  deps: Pick<LifecycleHandlerDeps, "pushOnFailure"> = {},
+) {
+  return loadRepoConfig(() => context.config<Record<string, unknown>>("porchlight.yml"), {
+    defaults: deps.pushOnFailure ? { pushOnFailure: deps.pushOnFailure } : {},
+  });
 }
 
 /** The subset of the `pull_request` payload we read. */
@@ -84,7 +96,7 @@ export function createPullRequestHandler(deps: LifecycleHandlerDeps) {
     const payload = context.payload;
     const port = lifecyclePortFromContext(context);
     const input = toPullRequestInput(payload);
-    const loaded = await repoConfig(context);
+    const loaded = await repoConfig(context, deps);
     if (!loaded.ok) {
       context.log.warn(`${payload.repository.full_name}#${payload.number}: ${loaded.message}`);
       if (payload.action === "closed") {

@@ -1,13 +1,19 @@
 /**
- * `push` webhook → {@link renderDraft}. Thin: turns the payload into a {@link DraftPush} and makes one
- * use-case call; branch deletions, tags and non-draft branches are ignored.
+ * `push` webhook → {@link renderDraft} (a draft branch) or {@link checkDefaultBranchPush} (the default
+ * branch: a check only, the app never commits there). Thin: reads `.github/porchlight.yml` from the
+ * default branch like every other handler (its `draftBranchPrefix`, `pushOnFailure`, `directories`...,
+ * the operator's `PORCHLIGHT_PUSH_ON_FAILURE` as the default the file overrides), turns the payload into
+ * the use-case's input and makes one use-case call. Branch deletions, tags and other branches are ignored.
+ * A bad config file gives one failed `porchlight/render` check naming the field, on pushes to a draft
+ * branch (the file's prefix when readable, else `drafts/`) or to the default branch.
  */
 import type { Context } from "probot";
-import { DEFAULT_REPO_CONFIG } from "../config/schema.js";
-import type { PushOnFailure } from "../engine/types.js";
 import { lifecyclePortFromContext } from "../github/octokit-lifecycle.js";
-import { type DraftPush, type RenderDraftDeps, renderDraft } from "../lifecycle/render-draft.js";
+import { reportConfigError } from "../lifecycle/gate-check.js";
+import { checkDefaultBranchPush } from "../lifecycle/merge-queue.js";
+import { type DraftPush, renderDraft } from "../lifecycle/render-draft.js";
 import { normalizePrefix } from "../lifecycle/revisions.js";
+import { type LifecycleHandlerDeps, repoConfig } from "./pull-request.js";
 
 /** The subset of GitHub's push payload we read (shape of `@octokit/webhooks` `PushEvent`). */
 export interface PushPayloadLike {
@@ -23,13 +29,11 @@ export interface PushPayloadLike {
   head_commit?: { message?: string } | null;
 }
 
-/** Payload → typed input, or `undefined` when the push is not a branch update we render. */
-export function toDraftPush(payload: PushPayloadLike, draftsPrefix?: string): DraftPush | undefined {
+/** A branch update we may act on: the branch and the push reduced to the use-case's input. */
+function branchPush(payload: PushPayloadLike): DraftPush | undefined {
   const branchPrefix = "refs/heads/";
   if (payload.deleted || !payload.ref.startsWith(branchPrefix) || /^0+$/.test(payload.after))
     return undefined;
-  const branch = payload.ref.slice(branchPrefix.length);
-  if (!branch.startsWith(normalizePrefix(draftsPrefix))) return undefined;
   const owner = payload.repository.owner?.login ?? payload.repository.owner?.name;
   if (!owner) return undefined;
   const changed = new Set<string>();
@@ -39,7 +43,7 @@ export function toDraftPush(payload: PushPayloadLike, draftsPrefix?: string): Dr
   }
   return {
     repo: { owner, repo: payload.repository.name },
-    branch,
+    branch: payload.ref.slice(branchPrefix.length),
     sha: payload.after,
     changedPaths: [...changed].sort(),
     ...(payload.head_commit?.message !== undefined ? { headCommitMessage: payload.head_commit.message } : {}),
@@ -47,23 +51,42 @@ export function toDraftPush(payload: PushPayloadLike, draftsPrefix?: string): Dr
   };
 }
 
-/** Dependencies shared by every push. */
-export interface PushHandlerDeps extends Pick<RenderDraftDeps, "engine" | "queue"> {
-  /** The operator's default policy (`PORCHLIGHT_PUSH_ON_FAILURE`), default `Unrendered`. */
-  pushOnFailure?: PushOnFailure;
-}
+/** Dependencies shared by every push: the engine, the queue and the operator's default policy. */
+export type PushHandlerDeps = LifecycleHandlerDeps;
 
-/** Builds the `push` handler. */
+/** Builds the `push` handler (draft branches and the default branch). */
 export function createPushHandler(deps: PushHandlerDeps) {
   return async (context: Context<"push">): Promise<void> => {
-    const config = { ...DEFAULT_REPO_CONFIG, pushOnFailure: deps.pushOnFailure ?? "Unrendered" };
-    const push = toDraftPush(context.payload, config.draftBranchPrefix);
+    const push = branchPush(context.payload);
     if (!push) return;
+    const onDefaultBranch = push.branch === push.defaultBranch;
+    if (onDefaultBranch && push.changedPaths.length === 0) return;
+    const port = lifecyclePortFromContext(context);
+    const loaded = await repoConfig(context, deps);
+    if (!loaded.ok) {
+      if (onDefaultBranch || push.branch.startsWith(normalizePrefix(loaded.draftBranchPrefix))) {
+        context.log.warn(`${push.branch}@${push.sha.slice(0, 7)}: ${loaded.message}`);
+        await reportConfigError({ port, repo: push.repo, sha: push.sha, message: loaded.message });
+      }
+      return;
+    }
+    const config = loaded.config;
+    if (onDefaultBranch) {
+      const outcome = await checkDefaultBranchPush(push, {
+        port,
+        engine: deps.engine,
+        log: context.log,
+        config,
+      });
+      context.log.info(`push ${push.branch}@${push.sha.slice(0, 7)}: ${outcome.kind}`);
+      return;
+    }
+    if (!push.branch.startsWith(normalizePrefix(config.draftBranchPrefix))) return;
     const outcome = await renderDraft(push, {
       engine: deps.engine,
       ...(deps.queue ? { queue: deps.queue } : {}),
       config,
-      port: lifecyclePortFromContext(context),
+      port,
       log: context.log,
     });
     context.log.info(`porchlight/render ${push.branch}@${push.sha.slice(0, 7)}: ${outcome.kind}`);

@@ -19,7 +19,11 @@ export interface OperatorSettings {
   allowContainers: boolean;
   /** Timeout of one exec function in ms (`PORCHLIGHT_EXEC_TIMEOUT_MS`); runtime default when unset. */
   execTimeoutMs?: number;
-  /** What is stored when rendering fails (`PORCHLIGHT_PUSH_ON_FAILURE`), default `Unrendered`. */
+  /**
+   * What is stored when rendering fails (`PORCHLIGHT_PUSH_ON_FAILURE`), default `Unrendered`. Only a
+   * default: a repository's `.github/porchlight.yml` `pushOnFailure` overrides it (storing more or less of
+   * a failed render decides nothing about what code runs).
+   */
   pushOnFailure: PushOnFailure;
 }
 

@@ -17,6 +17,24 @@ describe("repository config", () => {
     });
   });
 
+  it("takes pushOnFailure from the operator unless the file sets it (the file overrides)", () => {
+    const defaults = { pushOnFailure: "None" } as const;
+    const absent = parseRepoConfig(null, { defaults });
+    expect(absent.ok && absent.config.pushOnFailure).toBe("None");
+    const silent = parseRepoConfig({ deleteBranchOnPublish: false }, { defaults });
+    expect(silent.ok && silent.config.pushOnFailure).toBe("None");
+    const set = parseRepoConfig({ pushOnFailure: "PartiallyRendered" }, { defaults });
+    expect(set.ok && set.config.pushOnFailure).toBe("PartiallyRendered");
+  });
+
+  it("keeps a usable draftBranchPrefix of a bad file, so the error reaches draft pushes", () => {
+    expect(parseRepoConfig({ draftBranchPrefix: "porch/", pushOnFailure: "Later" })).toMatchObject({
+      ok: false,
+      draftBranchPrefix: "porch/",
+    });
+    expect(parseRepoConfig({ draftBranchPrefix: "a b" })).not.toHaveProperty("draftBranchPrefix");
+  });
+
   it("keeps the values it is given", () => {
     const result = parseRepoConfig({
       pushOnFailure: "None",

@@ -52,7 +52,7 @@ describe("a failing mutator", () => {
     ["PartiallyRendered", "partial"],
   ])("under pushOnFailure %s stores %s and reports failure", async (pushOnFailure, stored) => {
     const pkg = files(FAILING_MUTATOR);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).blobs(pkg);
+    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
     if (stored !== "nothing") gh.createTree().createCommit(RENDERED).updateRef(BRANCH);
     gh.createCheckRun();
     const probot = await createTestProbot({ pushOnFailure });
@@ -86,7 +86,7 @@ describe("a failing mutator", () => {
 describe("a failing validator", () => {
   it("reports failure with an annotation at the line of each resource's field", async () => {
     const pkg = files([...SET_NAMESPACE, "validators:", `  - exec: ${REPORT_FN} error 1`]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).blobs(pkg);
+    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     const probot = await createTestProbot();
 
@@ -110,7 +110,7 @@ describe("a failing validator", () => {
 describe("an unknown function", () => {
   it("fails its step with a message naming the image, stores the status and reports failure", async () => {
     const pkg = files(["mutators:", "  - image: ghcr.io/example/not-a-builtin:v1"]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).blobs(pkg);
+    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     const probot = await createTestProbot();
 
@@ -129,7 +129,7 @@ describe("more than 50 annotations", () => {
   it("sends the first 50 with the create and the rest with updates, completing on the last", async () => {
     // 3 resources x 20 warnings = 60 annotations; warnings do not fail the step (the Kptfile gains status).
     const pkg = files(["validators:", `  - exec: ${REPORT_FN} warning 20`]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).blobs(pkg);
+    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun().updateCheckRun(1);
     const probot = await createTestProbot();
 
@@ -150,7 +150,7 @@ describe("more than 50 annotations", () => {
 
   it("completes the check run with failure when an update fails", async () => {
     const pkg = files(["validators:", `  - exec: ${REPORT_FN} warning 20`]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).blobs(pkg);
+    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     gh.scope.patch(`${gh.base}/check-runs/100`).reply(gh.reply(500, { message: "Server Error" }));
     gh.updateCheckRun(1);
@@ -167,7 +167,7 @@ describe("more than 50 annotations", () => {
 describe("exec functions", () => {
   it("do not run unless the operator allows them: the step fails with kpt's message", async () => {
     const pkg = files(["mutators:", `  - exec: ${REPORT_FN} info 1`]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).blobs(pkg);
+    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     const probot = await createTestProbot({ allowExec: false });
 

@@ -17,7 +17,7 @@ describe("a push touching two packages", () => {
       "apps/api/Kptfile": kptfile("api", SET_NAMESPACE),
       "apps/api/deploy.yaml": deployment("api"),
     };
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files);
     gh.createTree().createCommit(RENDERED).updateRef("drafts/apps/web/v1").createCheckRun();
     const probot = await createTestProbot();
 
@@ -50,6 +50,7 @@ describe("reading a package", () => {
     const gh = new GitHubMock()
       .tree(SHA, files)
       .compare(SHA)
+      .config()
       .blobs(files)
       .createTree()
       .createCommit(RENDERED);
@@ -71,7 +72,7 @@ describe("the loop guard", () => {
       "apps/web/Kptfile": kptfile("web", ["mutators:", "  - exec: node test/handlers/fixtures/stamp.mjs"]),
       "apps/web/deploy.yaml": deployment("web"),
     };
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files).createCheckRun();
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files).createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(

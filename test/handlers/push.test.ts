@@ -32,7 +32,7 @@ const edit = (paths: string[] = ["apps/web/deploy.yaml"], message = "Edit web") 
 describe("push to a draft branch", () => {
   it("renders the touched package, commits the output once and reports success on that commit", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     const probot = await createTestProbot();
 
@@ -68,7 +68,7 @@ describe("push to a draft branch", () => {
   it("gives an already-rendered push only its check: no commit, success", async () => {
     // First render, to learn what the rendered package looks like.
     const files = webFiles();
-    const first = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
+    const first = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
     first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     await (await createTestProbot()).receive(edit());
     const rendered = { ...files };
@@ -79,6 +79,7 @@ describe("push to a draft branch", () => {
     const gh = new GitHubMock()
       .tree(RENDERED, rendered)
       .compare(RENDERED)
+      .config()
       .blobs(rendered, ["apps/web"])
       .createCheckRun();
     const echo = pushEvent({
@@ -95,7 +96,7 @@ describe("push to a draft branch", () => {
 
   it("does not commit when re-rendering an already-rendered package changes only the functions' result messages", async () => {
     const files: Record<string, string> = { ...webFiles(), "apps/web/README.md": "# web\n" };
-    const first = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
+    const first = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
     first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
     await (await createTestProbot()).receive(edit());
     const rendered = { ...files };
@@ -106,7 +107,12 @@ describe("push to a draft branch", () => {
     // A user edits only the README of the rendered package: the re-render reports "no value changed".
     const USER = "e".repeat(40);
     const readme = { ...rendered, "apps/web/README.md": "# web, documented\n" };
-    const gh = new GitHubMock().tree(USER, readme).compare(USER).blobs(readme, ["apps/web"]).createCheckRun();
+    const gh = new GitHubMock()
+      .tree(USER, readme)
+      .compare(USER)
+      .config()
+      .blobs(readme, ["apps/web"])
+      .createCheckRun();
     const docs = pushEvent({
       branch: BRANCH,
       before: RENDERED,
@@ -124,8 +130,9 @@ describe("push to a draft branch", () => {
 
   it("does nothing for the echo of its own commit in the same process, nor for a redelivered webhook", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    gh.config().config(); // each delivery reads the repository config, then finds the work done
     const probot = await createTestProbot();
 
     await probot.receive(edit());
@@ -145,7 +152,7 @@ describe("push to a draft branch", () => {
 
   it("drops the result quietly when the ref update is not a fast forward (a newer push exists)", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
     gh.createTree().createCommit(RENDERED).updateRef(BRANCH, { race: true });
     const probot = await createTestProbot();
 
@@ -156,7 +163,8 @@ describe("push to a draft branch", () => {
   });
 
   it("ignores pushes to other branches, tags and branch deletions", async () => {
-    const gh = new GitHubMock();
+    // Another branch: only the repository config is read (it names the draft branch prefix).
+    const gh = new GitHubMock().config();
     const probot = await createTestProbot();
     await probot.receive(
       pushEvent({ branch: "main", after: SHA, commits: [{ modified: ["apps/web/deploy.yaml"] }] }),
@@ -168,12 +176,13 @@ describe("push to a draft branch", () => {
     tag.payload.ref = "refs/tags/apps/web/v1";
     await probot.receive(tag);
     gh.assertDone();
-    expect(gh.requests).toEqual([]);
+    expect(gh.requests.map((r) => r.method)).toEqual(["GET", "GET"]);
+    expect(gh.requests.every((r) => r.path.endsWith("porchlight.yml"))).toBe(true);
   });
 
   it("reports no check when the push touched no package", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config();
     const probot = await createTestProbot();
     await probot.receive(
       pushEvent({ branch: "drafts/docs/v1", after: SHA, commits: [{ modified: ["README.md"] }] }),
@@ -194,7 +203,7 @@ describe("subpackages", () => {
       ]),
       "apps/web/db/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: db\n",
     };
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
     gh.createTree().createCommit(RENDERED).updateRef("drafts/apps/web/db/v1").createCheckRun();
     const probot = await createTestProbot();
 
@@ -221,7 +230,7 @@ describe("subpackages", () => {
 describe("GitHub failures", () => {
   it("completes a failure check on the pushed sha when GitHub fails mid-render, and rethrows", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA);
+    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config();
     gh.scope
       .get(/\/git\/blobs\//)
       .times(2)

@@ -169,6 +169,27 @@ export class GitHubMock {
   }
 
   /**
+   * `.github/porchlight.yml` as Probot's `context.config` reads it (contents API, raw): `text` answers
+   * 200; without it the file is absent (404, then 404 for the owner's `.github` repository, Probot's
+   * organization-wide fallback) and the defaults apply.
+   */
+  config(text?: string): this {
+    const file = /\/contents\/\.github(%2F|\/)porchlight\.yml$/;
+    const inRepo = new RegExp(`^${this.base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${file.source}`);
+    if (text === undefined) {
+      const org = new RegExp(`^/repos/${this.owner}/\\.github${file.source}`);
+      this.scope.get(inRepo).reply(this.reply(404, { message: "Not Found" }));
+      this.scope.get(org).reply(this.reply(404, { message: "Not Found" }));
+    } else {
+      this.scope.get(inRepo).reply(async (request: Request) => {
+        await this.reply(200, "")(request);
+        return [200, text, { "content-type": "application/vnd.github.raw; charset=utf-8" }];
+      });
+    }
+    return this;
+  }
+
+  /**
    * `GET compare/{base}...{head}` answering `files` as changed (the draft push handler asks what the whole
    * draft changes against the default branch — `master` in the webhook examples).
    */
