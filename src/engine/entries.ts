@@ -27,7 +27,11 @@ export interface Entry {
 }
 
 /** Annotates a document read from `relPath` (relative to its package) the way kpt's reader does. */
-export function annotateRead(doc: Document, relPath: string, index: number, seqIndent: string): boolean {
+export function annotateRead(
+  doc: Document,
+  where: { relPath: string; index: number; seqIndent: string },
+): boolean {
+  const { relPath, index, seqIndent } = where;
   return setAnnotations(doc, [
     [LEGACY_INDEX, String(index)],
     [LEGACY_PATH, relPath],

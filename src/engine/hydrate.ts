@@ -104,7 +104,11 @@ export class Hydration {
       if (parsed.docs.length > 0) this.inputFiles.add(file);
       const rel = node.path === "" ? file : file.slice(node.path.length + 1);
       for (const doc of parsed.docs) {
-        const createdAnnotations = annotateRead(doc.doc, rel, doc.index, parsed.seqIndent);
+        const createdAnnotations = annotateRead(doc.doc, {
+          relPath: rel,
+          index: doc.index,
+          seqIndent: parsed.seqIndent,
+        });
         this.working.push({
           doc: doc.doc,
           pkg: node.path,
@@ -212,7 +216,7 @@ export class Hydration {
       const filtering = (step.fn.selectors?.length ?? 0) > 0 || (step.fn.exclude?.length ?? 0) > 0;
       const packagePath = displayPkgPath(node.path);
       const resourceCount = filtering
-        ? entries.filter((e) => isSelected(e.doc, step.fn.selectors, step.fn.exclude)).length
+        ? entries.filter((e) => isSelected(e.doc, step.fn)).length
         : entries.length;
       const pending = { packagePath, kind: step.kind, name, resourceCount, selected: filtering };
       this.options.onEvent?.({ type: "step-start", step: { ...pending, packageName: pkgName } });

@@ -39,7 +39,9 @@ export function matchesSelector(doc: Document, selector: Selector): boolean {
 }
 
 /** Whether a step with these selectors / exclusions runs on the resource. */
-export function isSelected(doc: Document, selectors: Selector[] = [], exclude: Selector[] = []): boolean {
+export function isSelected(doc: Document, step: { selectors?: Selector[]; exclude?: Selector[] }): boolean {
+  const selectors = step.selectors ?? [];
+  const exclude = step.exclude ?? [];
   const selected = selectors.length === 0 || selectors.some((s) => matchesSelector(doc, s));
   return selected && !exclude.some((s) => matchesSelector(doc, s));
 }

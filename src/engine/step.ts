@@ -94,9 +94,7 @@ async function invoke(options: RunStepOptions, clones: Document[]): Promise<Func
 export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   const { step, entries } = options;
   const filtering = (step.fn.selectors?.length ?? 0) > 0 || (step.fn.exclude?.length ?? 0) > 0;
-  const selected = filtering
-    ? entries.filter((e) => isSelected(e.doc, step.fn.selectors, step.fn.exclude))
-    : [...entries];
+  const selected = filtering ? entries.filter((e) => isSelected(e.doc, step.fn)) : [...entries];
   const status = baseStatus(step);
   const started = Date.now();
   const problem = nonKrmProblem(selected);

@@ -7,9 +7,13 @@
  */
 import { type Document, isMap, isScalar, Scalar, YAMLMap } from "yaml";
 
+/** Legacy path annotation (file relative to the package). */
 export const LEGACY_PATH = "config.kubernetes.io/path";
+/** Legacy index annotation (document index in the file, as a string). */
 export const LEGACY_INDEX = "config.kubernetes.io/index";
+/** Current path annotation. */
 export const INTERNAL_PATH = "internal.config.kubernetes.io/path";
+/** Current index annotation. */
 export const INTERNAL_INDEX = "internal.config.kubernetes.io/index";
 /** kyaml's per-resource sequence indentation style (`compact` | `wide`), see `PreserveSeqIndent`. */
 export const SEQ_INDENT = "internal.config.kubernetes.io/seqindent";

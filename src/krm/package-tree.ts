@@ -5,6 +5,7 @@
  */
 import { type IgnoreMatcher, parseKrmignore } from "./krmignore.js";
 
+/** kpt's package file name. */
 export const KPTFILE = "Kptfile";
 
 /** One package of the tree. */

@@ -147,7 +147,7 @@ function isBlankChunk(chunk: string): boolean {
 }
 
 /** Whether a document still serializes as it did when read. */
-export function isUnchanged(doc: Document, parsed: ParsedDocument, seqIndent: SeqIndent): boolean {
+function isUnchanged(doc: Document, parsed: ParsedDocument, seqIndent: SeqIndent): boolean {
   return doc.toString(stringifyOptions(seqIndent)) === parsed.baseline;
 }
 

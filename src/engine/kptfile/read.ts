@@ -80,7 +80,7 @@ export function toPlain(node: unknown): unknown {
  * Decodes a Kptfile document strictly. Throws `KptfileError` on old schemas, other kinds, unknown
  * fields or wrong types (detail worded like yaml.v3: `yaml: unmarshal errors:\n  line N: ...`).
  */
-export function decodeKptfile(file: string, doc: Document, text: string): Kptfile {
+function decodeKptfile(file: string, doc: Document, text: string): Kptfile {
   const plain = toPlain(doc.contents);
   const obj = (plain && typeof plain === "object" ? plain : {}) as Record<string, unknown>;
   const apiVersion = typeof obj.apiVersion === "string" ? obj.apiVersion : "";

@@ -16,6 +16,7 @@ export const selectorSchema = z.strictObject({
   labels: stringMap.optional(),
   annotations: stringMap.optional(),
 });
+/** A decoded selector. */
 export type Selector = z.infer<typeof selectorSchema>;
 
 /** kpt's `Function`: one pipeline step. */
@@ -31,6 +32,7 @@ export const functionSchema = z.strictObject({
   selectors: z.array(selectorSchema).optional(),
   exclude: z.array(selectorSchema).optional(),
 });
+/** A decoded pipeline function (step). */
 export type KptFunction = z.infer<typeof functionSchema>;
 
 const gitSchema = z.strictObject({
@@ -102,6 +104,7 @@ export const kptfileSchema = z.strictObject({
     .optional(),
   status: z.unknown().optional(),
 });
+/** A decoded Kptfile; scalars are strings, as yaml.v3 decodes them into kpt's string fields. */
 export type Kptfile = z.infer<typeof kptfileSchema>;
 
 /** Go struct type names kpt's decoder prints for unknown fields, by parent path. */
