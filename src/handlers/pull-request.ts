@@ -73,18 +73,20 @@ export function toPullRequestInput(payload: PullRequestPayloadLike): PullRequest
   };
 }
 
-async function closed(
-  payload: PullRequestPayloadLike,
-  port: LifecyclePort,
-  config: RepoConfig,
-  context: Context,
-) {
+async function closed(options: {
+  payload: PullRequestPayloadLike;
+  port: LifecyclePort;
+  config: RepoConfig;
+  context: Context;
+  engine: RenderEngine;
+}) {
+  const { payload, port, config, context } = options;
   const input = toPullRequestInput(payload);
   const pr = payload.pull_request;
   if (pr.merged && pr.merge_commit_sha) {
     return publishRevision(
       { ...input, mergeCommitSha: pr.merge_commit_sha },
-      { port, config, log: context.log },
+      { port, config, log: context.log, engine: options.engine },
     );
   }
   return rejectRevision(input, { port, config });
@@ -115,7 +117,7 @@ export function createPullRequestHandler(deps: LifecycleHandlerDeps) {
     }
     const outcome =
       payload.action === "closed"
-        ? await closed(payload, port, loaded.config, context)
+        ? await closed({ payload, port, config: loaded.config, context, engine: deps.engine })
         : await proposeRevision(input, {
             port,
             engine: deps.engine,

@@ -5,16 +5,23 @@
  * 1. the packages the pull request touched, as they are in the merge commit (one tree read);
  * 2. per package, its revision: the workspace's own number when the workspace is a revision (`v3`),
  *    otherwise the highest published integer revision + 1 (./revisions.ts);
- * 3. tag the merge commit `<package-path>/v<N>` (a lightweight tag, as Porch makes). A published revision
+ * 3. render them at the merge commit and apply the merge gate (./merge-gate.ts): a package that is
+ *    `Rendered=False`, differs from its render or misses a readiness gate is NOT published (Porch refuses
+ *    to approve a revision that does not render) — the comment says why and how to fix it; this matters
+ *    on a default branch without the required check (`porchlight protect`), where such a merge is possible;
+ * 4. tag the merge commit `<package-path>/v<N>` (a lightweight tag, as Porch makes). A published revision
  *    is immutable: an existing tag is never moved — the comment says so. A package already tagged at
  *    this merge commit (a redelivered webhook) is reported, not tagged again;
- * 4. delete the draft branch when `deleteBranchOnPublish` (and the branch is in this repository);
- * 5. one comment on the pull request listing the published revisions.
+ * 5. delete the draft branch when `deleteBranchOnPublish` (and the branch is in this repository, and
+ *    every package was published);
+ * 6. one comment on the pull request listing the published revisions.
  */
 import type { LifecyclePort } from "../github/lifecycle-port.js";
 import type { RepoRef } from "../github/port.js";
 import { upsertComment } from "./comments.js";
 import type { GateDeps } from "./gate-check.js";
+import { describeProblem, evaluateMergeGate } from "./merge-gate.js";
+import { renderPackagesAtSha } from "./render-packages.js";
 import { directoryOf } from "./revision-list.js";
 import {
   formatRevisionTag,
@@ -41,7 +48,8 @@ export interface MergedPullRequest {
 export type PackagePublication =
   | { packagePath: string; kind: "published"; tag: string; revision: number }
   | { packagePath: string; kind: "already-published"; tag: string; revision: number }
-  | { packagePath: string; kind: "tag-exists"; tag: string; revision: number; existingSha?: string };
+  | { packagePath: string; kind: "tag-exists"; tag: string; revision: number; existingSha?: string }
+  | { packagePath: string; kind: "refused"; problems: string[] };
 
 /** What happened. */
 export type PublishOutcome =
@@ -51,8 +59,8 @@ export type PublishOutcome =
 /** Marker of the publish comment. */
 export const PUBLISH_COMMENT_MARKER = "<!-- porchlight:publish -->";
 
-/** Dependencies: the lifecycle port, a log and the repository config. */
-export type PublishDeps = Pick<GateDeps, "log" | "config"> & { port: LifecyclePort };
+/** Dependencies: the lifecycle port, the engine (to judge the merge commit), a log and the repository config. */
+export type PublishDeps = Pick<GateDeps, "log" | "config" | "engine"> & { port: LifecyclePort };
 
 async function publishPackage(options: {
   pr: MergedPullRequest;
@@ -87,16 +95,24 @@ function publishComment(options: {
   directories: string[];
 }): string {
   const { pr, results } = options;
-  const lines = [PUBLISH_COMMENT_MARKER, "### 📦 Published", ""];
+  const heading = results.every((r) => r.kind === "refused") ? "### ⛔ Not published" : "### 📦 Published";
+  const lines = [PUBLISH_COMMENT_MARKER, heading, ""];
   for (const r of results) {
     const dir = directoryOf(r.packagePath, options.directories) ?? "";
+    const pkg = `\`${packageName(r.packagePath, dir)}\``;
+    if (r.kind === "refused") {
+      lines.push(
+        `- ${pkg}: ⛔ **not published** — at the merge commit \`${pr.mergeCommitSha.slice(0, 7)}\` it does not pass the merge gate:`,
+        ...r.problems.map((p) => `  ${p.replace(/\n/g, "\n  ")}`),
+      );
+      continue;
+    }
     // Named as `porchlight rpkg get` lists the tag (the tag does not record the workspace).
     const name = revisionObjectName({
       repository: pr.repo.repo,
       packagePath: r.packagePath,
       workspace: `v${r.revision}`,
     });
-    const pkg = `\`${packageName(r.packagePath, dir)}\``;
     if (r.kind === "published")
       lines.push(
         `- ${pkg} revision ${r.revision}: tag \`${r.tag}\` on \`${pr.mergeCommitSha.slice(0, 7)}\` (PackageRevision \`${name}\`)`,
@@ -108,6 +124,11 @@ function publishComment(options: {
         `- ${pkg}: ⚠️ tag \`${r.tag}\` already exists${r.existingSha ? ` at \`${r.existingSha.slice(0, 7)}\`` : ""} and was **not moved** — a published revision is immutable. Publish this content as a new revision from a new draft workspace.`,
       );
   }
+  if (results.some((r) => r.kind === "refused"))
+    lines.push(
+      "",
+      "Porch refuses to approve a package revision that does not render (or whose readiness gates are not met), so no tag was created for it. To publish it: push a fix to a draft branch of the package, let the `porchlight/render` check pass, and merge its pull request. Require that check on the default branch (`porchlight protect <owner/repo>`) so such a merge is blocked.",
+    );
   lines.push("");
   lines.push(
     options.branchDeleted
@@ -138,17 +159,39 @@ export async function publishRevision(pr: MergedPullRequest, deps: PublishDeps):
 
   if (packagePaths.length === 0) return { kind: "ignored", reason: "the pull request touched no package" };
 
+  // Approve only what passes the merge gate at the merge commit (our own render of that exact sha): an
+  // unprotected default branch lets a failing pull request be merged, but it is not published.
+  const rendered = await renderPackagesAtSha({
+    port,
+    repo: pr.repo,
+    sha: pr.mergeCommitSha,
+    tree,
+    packagePaths,
+    engine: deps.engine,
+    pushOnFailure: config.pushOnFailure,
+  });
+  const verdict = evaluateMergeGate({
+    packages: rendered.packages,
+    changes: rendered.changes,
+    enforceReadinessGates: config.enforceReadinessGates,
+  });
   const results: PackagePublication[] = [];
   for (const packagePath of packagePaths) {
-    results.push(await publishPackage({ pr, packagePath, workspace: draft.workspace, port }));
+    const problems = verdict.problems.filter((p) => p.packagePath === packagePath).map(describeProblem);
+    results.push(
+      problems.length > 0
+        ? { packagePath, kind: "refused", problems }
+        : await publishPackage({ pr, packagePath, workspace: draft.workspace, port }),
+    );
   }
   for (const r of results)
     deps.log.info(
-      `publish ${pr.repo.owner}/${pr.repo.repo}#${pr.number}: ${r.packagePath} ${r.kind} ${r.tag}`,
+      `publish ${pr.repo.owner}/${pr.repo.repo}#${pr.number}: ${r.packagePath} ${r.kind} ${"tag" in r ? r.tag : ""}`,
     );
 
+  // A draft that was not published stays: it is where the fix goes.
   const branchDeleted =
-    config.deleteBranchOnPublish && pr.sameRepository
+    config.deleteBranchOnPublish && pr.sameRepository && results.every((r) => r.kind !== "refused")
       ? await port.deleteBranch({ repo: pr.repo, branch: pr.headRef })
       : false;
   await upsertComment({
