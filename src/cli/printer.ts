@@ -35,21 +35,18 @@ export function formatDuration(ms: number): string {
   return hours > 0 ? `${hours}h${minutes % 60}m${secText}` : `${minutes}m${secText}`;
 }
 
-function resultLine(r: FunctionResult): string {
-  const severity = r.severity ?? "info";
+/** A result as kpt prints it (the SDK's `ResultItem.String()`): `[info] v1/ConfigMap/ns/name spec.x: message`. */
+export function resultLine(r: FunctionResult): string {
   const ref = r.resourceRef;
-  const where = ref
-    ? ` ${[ref.apiVersion, ref.kind, ref.namespace, ref.name].filter(Boolean).join("/")}`
-    : "";
-  const field = r.field?.path ? ` field: ${r.field.path}` : "";
-  const file = r.file?.path ? ` file: ${r.file.path}` : "";
-  return where || field || file
-    ? `[${severity}]${where}: ${r.message}${field}${file}`
-    : `[${severity}]: ${r.message}`;
+  const id = ref ? [ref.apiVersion, ref.kind, ref.namespace, ref.name].filter(Boolean).join("/") : "";
+  let line = `[${r.severity ?? "info"}]`;
+  if (id) line += ` ${id}`;
+  if (r.field?.path) line += ` ${r.field.path}`;
+  return `${line}: ${r.message}`;
 }
 
-function stderrLines(stderr: string, truncate: boolean): string[] {
-  const lines = stderr.split("\n");
+/** kpt's multi-line block: 4-space indented lines, truncated to 4 lines unless disabled. */
+function indentedLines(lines: string[], truncate: boolean): string[] {
   if (!truncate || lines.length <= MAX_LINES) return lines.map((l) => `    ${l}`);
   const kept = lines.slice(0, MAX_LINES).map((l) => `    ${l}`);
   kept.push(
@@ -98,11 +95,12 @@ export function createRenderPrinter(options: {
     const results = step.results ?? [];
     if (results.length > 0) {
       write("  [Results]:\n");
-      for (const r of results) write(`    ${resultLine(r)}\n`);
+      for (const line of indentedLines(results.map(resultLine), truncate)) write(`${line}\n`);
     }
     if (step.status.stderr) {
       write("  Stderr:\n");
-      for (const line of stderrLines(step.status.stderr, failed && truncate)) write(`${line}\n`);
+      for (const line of indentedLines(step.status.stderr.split("\n"), failed && truncate))
+        write(`${line}\n`);
     }
     if (failed) write(`  Exit code: ${step.status.exitCode}\n`);
     pipelineOk = !failed;
