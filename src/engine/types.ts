@@ -96,7 +96,11 @@ export interface RenderOptions {
    * `open <dir>/labelconfig1.yaml: no such file or directory`); default `packageName`.
    */
   packageDir?: string;
-  /** Write the Kptfile status into the root Kptfile (default true; false for out-of-place output). */
+  /**
+   * Write the Kptfile status into the root Kptfile (default true). false is kpt's out-of-place output
+   * (`-o <dir>`): no status, and documents are written as kpt's ResourceList round trip writes them
+   * (a document's leading comment directly above its first field).
+   */
   writeStatus?: boolean;
 }
 
