@@ -70,8 +70,12 @@ describe.skipIf(!available)("lifecycle end to end (npm start, fake GitHub)", () 
       (await gh.request("GET", `/repos/acme/pkgs/branches/${branch}`)).data?.commit?.sha as
         | string
         | undefined;
-    const latest = async (sha: string) =>
-      (await gh.checkRuns("acme", "pkgs", sha)).filter((r: Any) => r.name === "porchlight/render").at(-1);
+    const renderChecks = async (sha: string) =>
+      ((await gh.checkRuns("acme", "pkgs", sha)) as Any[]).filter((r: Any) => r.name === "porchlight/render");
+    const latest = async (sha: string) => (await renderChecks(sha)).at(-1);
+    // Every path that reported on `sha` (push, pull request events) agrees, and none is left in progress.
+    const verdicts = async (sha: string) =>
+      [...new Set((await renderChecks(sha)).map((r: Any) => `${r.status}/${r.conclusion}`))] as string[];
     const isDraft = async (nodeId: string) =>
       (
         await gh.graphql("query($id: ID!) { node(id: $id) { ... on PullRequest { isDraft } } }", {
@@ -114,6 +118,7 @@ describe.skipIf(!available)("lifecycle end to end (npm start, fake GitHub)", () 
     });
     await gh.idle({ quietMs: 1500 });
     expect((await latest((await head(branch))!))?.conclusion).toBe("failure");
+    expect(await verdicts((await head(branch))!)).toEqual(["completed/failure"]);
     await expect(gh.merge("acme", "pkgs", pr.number, "merge", { enforce: true })).rejects.toThrow(
       /porchlight\/render/,
     );
@@ -133,6 +138,7 @@ describe.skipIf(!available)("lifecycle end to end (npm start, fake GitHub)", () 
     );
     await gh.idle({ quietMs: 1500 });
     expect(await isDraft(pr.node_id)).toBe(false);
+    expect(await verdicts((await head(branch))!)).toEqual(["completed/success"]);
     const comments = (await gh.request("GET", `/repos/acme/pkgs/issues/${pr.number}/comments`)).data as Any[];
     expect(comments.filter((c) => c.body.includes("porchlight:propose"))).toHaveLength(1);
     expect(comments.find((c) => c.body.includes("porchlight:propose")).body).toContain("Renders cleanly now");
