@@ -29,6 +29,22 @@ const webFiles = (pipeline: string[] = SET_NAMESPACE): Record<string, string> =>
 const edit = (paths: string[] = ["apps/web/deploy.yaml"], message = "Edit web") =>
   pushEvent({ branch: BRANCH, after: SHA, commits: [{ message, modified: paths }] });
 
+/** Renders `files` once (push of SHA, committed as RENDERED) and returns the files of the rendered commit. */
+async function firstRender(files: Record<string, string>): Promise<Record<string, string>> {
+  const first = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
+  first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+  await (await createTestProbot()).receive(edit());
+  first.assertDone();
+  const rendered = { ...files };
+  for (const [p, c] of Object.entries(treeContents(first.bodies("POST", "/git/trees")[0])))
+    rendered[p] = c ?? "";
+  return rendered;
+}
+
+/** The mock for a push of `sha` holding `files` that is rendered and reported without a commit. */
+const judgeOnly = (sha: string, files: Record<string, string>) =>
+  new GitHubMock().tree(sha, files).compare(sha).config().blobs(files, ["apps/web"]).createCheckRun();
+
 describe("push to a draft branch", () => {
   it("renders the touched package, commits the output once and reports success on that commit", async () => {
     const files = webFiles();
@@ -66,22 +82,10 @@ describe("push to a draft branch", () => {
   });
 
   it("gives an already-rendered push only its check: no commit, success", async () => {
-    // First render, to learn what the rendered package looks like.
-    const files = webFiles();
-    const first = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
-    first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
-    await (await createTestProbot()).receive(edit());
-    const rendered = { ...files };
-    for (const [p, c] of Object.entries(treeContents(first.bodies("POST", "/git/trees")[0])))
-      rendered[p] = c ?? "";
+    const rendered = await firstRender(webFiles());
 
     // The app's own commit comes back as a push (to a fresh process): only the check.
-    const gh = new GitHubMock()
-      .tree(RENDERED, rendered)
-      .compare(RENDERED)
-      .config()
-      .blobs(rendered, ["apps/web"])
-      .createCheckRun();
+    const gh = judgeOnly(RENDERED, rendered);
     const echo = pushEvent({
       branch: BRANCH,
       before: SHA,
@@ -95,24 +99,12 @@ describe("push to a draft branch", () => {
   });
 
   it("does not commit when re-rendering an already-rendered package changes only the functions' result messages", async () => {
-    const files: Record<string, string> = { ...webFiles(), "apps/web/README.md": "# web\n" };
-    const first = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
-    first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
-    await (await createTestProbot()).receive(edit());
-    const rendered = { ...files };
-    for (const [p, c] of Object.entries(treeContents(first.bodies("POST", "/git/trees")[0])))
-      rendered[p] = c ?? "";
+    const rendered = await firstRender({ ...webFiles(), "apps/web/README.md": "# web\n" });
     expect(rendered["apps/web/Kptfile"]).toContain("1 value(s) changed");
 
     // A user edits only the README of the rendered package: the re-render reports "no value changed".
     const USER = "e".repeat(40);
-    const readme = { ...rendered, "apps/web/README.md": "# web, documented\n" };
-    const gh = new GitHubMock()
-      .tree(USER, readme)
-      .compare(USER)
-      .config()
-      .blobs(readme, ["apps/web"])
-      .createCheckRun();
+    const gh = judgeOnly(USER, { ...rendered, "apps/web/README.md": "# web, documented\n" });
     const docs = pushEvent({
       branch: BRANCH,
       before: RENDERED,
