@@ -60,8 +60,9 @@ export async function rerunCheck(input: RerunInput, deps: JudgeDeps): Promise<Re
       { repo, branch: input.headBranch, sha, changedPaths: [], defaultBranch: input.defaultBranch },
       { port: deps.port, engine: deps.engine, log: deps.log, config: deps.config },
     );
-    if (render.kind !== "ignored") return { kind: "rendered", render };
-    // No package: still a (neutral) check, so a required check never waits forever.
+    if (render.kind === "reported") return { kind: "rendered", render };
+    // No package (a neutral check, so a required check never waits forever), or an older commit of the
+    // branch whose render commit cannot land (superseded): judged in memory, so the re-run still reports.
     const check = await checkCommit({
       repo,
       sha,

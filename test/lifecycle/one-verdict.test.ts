@@ -89,4 +89,22 @@ describe("one verdict per sha", () => {
     expect(conclusions(fake, rendered)).toEqual(["failure", "failure"]);
     fake.assertClean();
   });
+
+  it("still reports a re-run of an older, unrendered commit of the draft (its render cannot land)", async () => {
+    const { fake, probot } = await setup();
+    const pushed = fake.push({
+      branch: "drafts/pkg/ws",
+      changes: { "pkg/Kptfile": kptfile("pkg", SET_NAMESPACE), "pkg/deploy.yaml": deployment("web") },
+    });
+    const head = await draftPush(probot, fake, "drafts/pkg/ws", { "README.md": "# packages, v2\n" });
+    await probot.receive(
+      checkRunEvent(fake, { action: "rerequested", sha: pushed.after, branch: "drafts/pkg/ws" }),
+    );
+    expect(fake.heads.get("drafts/pkg/ws")).toBe(head); // the newer head stays
+    expect(conclusions(fake, pushed.after)).toEqual(["failure"]);
+    expect(fake.latestCheck(pushed.after)?.output?.summary).toContain(
+      "content differs from what rendering produces",
+    );
+    fake.assertClean();
+  });
 });
