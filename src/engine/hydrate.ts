@@ -22,8 +22,9 @@ import {
 } from "./function-config.js";
 import { KptfileError, readKptfile } from "./kptfile/read.js";
 import type { Kptfile } from "./kptfile/schema.js";
+import { pathInvariantProblem } from "./path-invariants.js";
 import { isSelected } from "./selectors.js";
-import { runStep, stepLabel } from "./step.js";
+import { runStep, type StepOutcome, stepLabel } from "./step.js";
 import type { RenderEvent, StepReport, StepStatus } from "./types.js";
 
 /** Inputs of a hydration run. */
@@ -34,6 +35,8 @@ export interface HydrationOptions {
   rootName: string;
   displayDir: string;
   onEvent: ((event: RenderEvent) => void) | undefined;
+  /** Every file of the package (root-relative), for the path invariants. */
+  files?: ReadonlySet<string>;
 }
 
 /** State of one render: the working set and everything recorded on the way. */
@@ -220,14 +223,17 @@ export class Hydration {
         : entries.length;
       const pending = { packagePath, kind: step.kind, name, resourceCount, selected: filtering };
       this.options.onEvent?.({ type: "step-start", step: { ...pending, packageName: pkgName } });
-      const outcome = await runStep({
-        step,
-        pkg: node.path,
+      const outcome = this.enforcePaths(
+        await runStep({
+          step,
+          pkg: node.path,
+          entries,
+          functionConfig,
+          runtime: this.options.runtime,
+          cwd: this.options.cwd,
+        }),
         entries,
-        functionConfig,
-        runtime: this.options.runtime,
-        cwd: this.options.cwd,
-      });
+      );
       const report: StepReport = {
         ...pending,
         packageName: pkgName,
@@ -255,6 +261,21 @@ export class Hydration {
       entries = outcome.entries;
       this.replaceSubtree(node.path, entries);
     }
+  }
+
+  /**
+   * kpt's path invariants on a mutator's output (./path-invariants.ts): a violation fails the step
+   * with an execution error, and its output is dropped (the step records no results, as in kpt).
+   */
+  private enforcePaths(outcome: StepOutcome, input: Entry[]): StepOutcome {
+    if (outcome.failure !== undefined || outcome.entries === input) return outcome;
+    const problem = pathInvariantProblem(outcome.entries, this.options.files ?? new Set());
+    if (!problem) return outcome;
+    const { image, exec } = outcome.status;
+    const status: StepStatus = image
+      ? { image, exitCode: 1, executionError: problem }
+      : { exec, exitCode: 1, executionError: problem };
+    return { ...outcome, status, entries: input, failure: problem, results: [] };
   }
 }
 

@@ -3,11 +3,13 @@
  * grouped by their path annotation (relative to their package), ordered by index, pipeline
  * annotations stripped, files whose resources all disappeared pruned; other files untouched.
  */
+import { posix } from "node:path";
 import type { Document } from "yaml";
 import {
   annotationsOf,
   INTERNAL_PATH,
   LEGACY_PATH,
+  type ResourceLocation,
   readLocation,
   setAnnotations,
   stripPipelineAnnotations,
@@ -34,18 +36,25 @@ interface Placed {
   order: number;
 }
 
-/** Where each entry goes: full path relative to the root, and its index in the file. */
+/**
+ * A resource's location as the function left it: its path annotation (relative to its package, as
+ * written by the function, not normalized) and index (kyaml's reconciliation of the two forms).
+ */
+export function entryLocation(entry: Entry): ResourceLocation {
+  const originalPath = entry.origin ? entry.originFile?.path : undefined;
+  return readLocation(
+    entry.doc,
+    originalPath === undefined ? undefined : { path: localPath(entry), index: entry.origin?.index },
+  );
+}
+
+/** Where each entry goes: full normalized path relative to the root, and its index in the file. */
 export function placeEntries(entries: readonly Entry[]): Placed[] {
   return entries.map((entry, order) => {
-    const original = entry.origin
-      ? { path: entry.originFile?.path, index: entry.origin.index }
-      : { path: undefined, index: undefined };
-    const loc = readLocation(
-      entry.doc,
-      original.path === undefined ? undefined : { path: localPath(entry), index: original.index },
-    );
+    const loc = entryLocation(entry);
     const rel = loc.path ?? defaultPath(entry.doc);
-    return { entry, file: joinPath(entry.pkg, rel), index: loc.index ?? Number.MAX_SAFE_INTEGER, order };
+    const file = posix.normalize(joinPath(entry.pkg, rel));
+    return { entry, file, index: loc.index ?? Number.MAX_SAFE_INTEGER, order };
   });
 }
 

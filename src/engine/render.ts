@@ -85,6 +85,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     rootName: options.packageName,
     displayDir,
     onEvent: options.onEvent,
+    files: new Set(options.files.keys()),
   });
   hydration.kptfiles.set("", rootKptfile);
   let failure: KptError | undefined;

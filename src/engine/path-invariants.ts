@@ -1,0 +1,60 @@
+/**
+ * kpt's path invariants on a function's output (`enforcePathInvariants` in kpt's function runner):
+ * a resource's `config.kubernetes.io/path` is relative to its package and must stay inside it
+ * (`function must not modify resources outside of package: resource has path ../x.yaml`). On top
+ * of kpt's `../` rule, porchlight also refuses what would make writing the package fail half-way or
+ * write outside it: an absolute path, a path naming a directory of the package
+ * (`config.kubernetes.io/path cannot be a directory: d`) and a path below a file.
+ */
+import { posix } from "node:path";
+import { joinPath } from "../krm/package-tree.js";
+import type { Entry } from "./entries.js";
+import { entryLocation } from "./output.js";
+
+/** The directories implied by a set of file paths (`a/b/c.yaml` -> `a`, `a/b`). */
+export function directoriesOf(paths: Iterable<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const file of paths) {
+    let i = file.indexOf("/");
+    while (i > 0) {
+      dirs.add(file.slice(0, i));
+      i = file.indexOf("/", i + 1);
+    }
+  }
+  return dirs;
+}
+
+/**
+ * Checks the path annotations of a function's output `entries` against the package's `files`
+ * (root-relative POSIX paths). Returns the first problem in kpt's wording, or undefined.
+ */
+export function pathInvariantProblem(
+  entries: readonly Entry[],
+  files: ReadonlySet<string>,
+): string | undefined {
+  const placed: Array<{ entry: Entry; rel: string; file: string }> = [];
+  for (const entry of entries) {
+    const rel = entryLocation(entry).path;
+    if (rel === undefined) continue;
+    const clean = posix.normalize(rel);
+    if (posix.isAbsolute(rel) || clean === ".." || clean.startsWith("../")) {
+      return `function must not modify resources outside of package: resource has path ${rel}`;
+    }
+    if (clean === "." || clean === "./" || rel.endsWith("/")) {
+      return `config.kubernetes.io/path cannot be a directory: ${rel}`;
+    }
+    placed.push({ entry, rel, file: posix.normalize(joinPath(entry.pkg, clean)) });
+  }
+  const allFiles = new Set([...files, ...placed.map((p) => p.file)]);
+  const dirs = directoriesOf(allFiles);
+  for (const { rel, file } of placed) {
+    if (dirs.has(file)) return `config.kubernetes.io/path cannot be a directory: ${rel}`;
+    const parents = directoriesOf([file]);
+    for (const parent of parents) {
+      if (allFiles.has(parent)) {
+        return `config.kubernetes.io/path cannot be below a file: ${rel} (${parent} is a file)`;
+      }
+    }
+  }
+  return undefined;
+}
