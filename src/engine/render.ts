@@ -17,10 +17,12 @@ import type { Entry } from "./entries.js";
 import { KptError } from "./errors.js";
 import { validatePipeline } from "./function-config.js";
 import { Hydration } from "./hydrate.js";
+import { mergeRenderedCondition } from "./kptfile/conditions.js";
 import { KptfileError, readKptfile, toPlain } from "./kptfile/read.js";
 import { type Kptfile, kptfileSchema } from "./kptfile/schema.js";
 import { writeKptfileWithStatus } from "./kptfile/write.js";
 import { composeFiles, outputResources } from "./output.js";
+import { keepUnchangedRootKptfile } from "./render-status-diff.js";
 import type { KptfileStatus, PushOnFailure, RenderOptions, RenderResult } from "./types.js";
 
 const decoder = new TextDecoder();
@@ -110,7 +112,12 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     if (policy === "None") return { ...base, files: undefined };
     if (policy === "Unrendered") {
       const files = new Map(options.files);
-      if (writeStatus) files.set("Kptfile", encoder.encode(writeKptfileWithStatus(rootKptfile, status)));
+      if (writeStatus)
+        files.set(
+          "Kptfile",
+          encoder.encode(writeKptfileWithStatus(rootKptfile, keepConditions(status, rootKptfile))),
+        );
+      keepUnchangedRootKptfile(options.files, files);
       return { ...base, files };
     }
     const { files } = store(
@@ -118,6 +125,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
       options.files,
       writeStatus ? { status, fallback: rootKptfile } : undefined,
     );
+    if (writeStatus) keepUnchangedRootKptfile(options.files, files);
     return { ...base, files };
   }
   const resources = outputResources(hydration.working);
@@ -126,6 +134,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     options.files,
     writeStatus ? { status, fallback: rootKptfile } : undefined,
   );
+  if (writeStatus) keepUnchangedRootKptfile(options.files, files);
   return { ...common, ok: true, files, resourcePaths, resources };
 }
 
@@ -148,6 +157,13 @@ function buildStatus(h: Hydration, failure: KptError | undefined): KptfileStatus
     if (h.validationSteps.length > 0) status.renderStatus.validationSteps = h.validationSteps;
     if (h.errorSummary) status.renderStatus.errorSummary = h.errorSummary;
   }
+  return status;
+}
+
+/** Puts the Kptfile's other conditions before the new `Rendered` one (kpt keeps them). */
+function keepConditions(status: KptfileStatus, kptfile: Kptfile): KptfileStatus {
+  const rendered = status.conditions.find((c) => c.type === "Rendered");
+  if (rendered) status.conditions = mergeRenderedCondition(kptfile.status, rendered);
   return status;
 }
 
@@ -191,7 +207,8 @@ function store(
     const parsed = kptfileSchema.safeParse(toPlain(clone.contents));
     if (parsed.success) kptfile = parsed.data;
   }
-  composed.files.set("Kptfile", encoder.encode(writeKptfileWithStatus(kptfile, withStatus.status)));
+  const status = keepConditions(withStatus.status, kptfile);
+  composed.files.set("Kptfile", encoder.encode(writeKptfileWithStatus(kptfile, status)));
   if (!composed.resourcePaths.includes("Kptfile")) composed.resourcePaths.push("Kptfile");
   return composed;
 }

@@ -11,11 +11,13 @@
  * Pure: render results in, verdict and report out.
  */
 import path from "node:path/posix";
-import { parse } from "yaml";
+import { onlyRenderStatusDiffers } from "../engine/render-status-diff.js";
 import type { CheckAnnotation, TreeChange } from "../github/port.js";
 import { buildAnnotations, limitAnnotations, type PackageReport } from "../report/annotations.js";
 import { type CheckReport, formatCheckReport, truncateSummary } from "../report/check-summary.js";
 import { unmetReadinessGates } from "./readiness.js";
+
+export { onlyRenderStatusDiffers };
 
 /** One reason the gate fails. */
 export type GateProblem =
@@ -49,46 +51,6 @@ export function failingSteps(pkg: PackageReport): string[] {
 
 function inPackage(filePath: string, packagePath: string): boolean {
   return packagePath === "" || filePath.startsWith(`${packagePath}/`);
-}
-
-/** Fields of a step record that are the function's report of one run, not the step's identity. */
-const RUN_REPORT_FIELDS = ["results", "errorResults", "stderr"] as const;
-
-function withoutRenderResults(text: string): string | undefined {
-  try {
-    const doc = parse(text) as { status?: { renderStatus?: Record<string, unknown> } } | null;
-    const renderStatus = doc?.status?.renderStatus;
-    if (renderStatus && typeof renderStatus === "object") {
-      for (const key of ["mutationSteps", "validationSteps"]) {
-        const steps = renderStatus[key];
-        if (!Array.isArray(steps)) continue;
-        for (const step of steps) {
-          if (step && typeof step === "object")
-            for (const field of RUN_REPORT_FIELDS) delete (step as Record<string, unknown>)[field];
-        }
-      }
-    }
-    return JSON.stringify(doc);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * True when a Kptfile change is only the record of the render run: the `results`, `errorResults` and
- * `stderr` of the steps under `status.renderStatus`. Functions report differently on a first render and
- * on a re-render of its output ("1 value(s) changed" vs "no value changed"), so that record is not part
- * of "what rendering produces". Conditions (Rendered and any readiness condition), the list of steps
- * (image/exec, exit code, execution error), `errorSummary` and everything else still count.
- */
-export function onlyRenderStatusDiffers(
-  before: Uint8Array | undefined,
-  after: Uint8Array | undefined,
-): boolean {
-  if (!before || !after) return false;
-  const decode = (b: Uint8Array) => withoutRenderResults(new TextDecoder().decode(b));
-  const a = decode(before);
-  return a !== undefined && a === decode(after);
 }
 
 /**
