@@ -162,4 +162,54 @@ describe.skipIf(!available)("lifecycle end to end (npm start, fake GitHub)", () 
     const { violations } = await gh.violations();
     expect(violations.filter((v: Any) => v.kind !== "note")).toEqual([]);
   }, 180_000);
+
+  it("an unprotected repository: merging a failing draft publishes nothing and the comment says why", async () => {
+    // No ruleset here, and failing pull requests stay ready for review: nothing stops the merge.
+    await gh.createRepo("acme", "open", {
+      "README.md": "# open\n",
+      ".github/porchlight.yml": "convertFailingToDraft: false\n",
+    });
+    const branch = "drafts/pkg/ws";
+    const headOf = async () =>
+      (await gh.request("GET", `/repos/acme/open/branches/${branch}`)).data?.commit?.sha as
+        | string
+        | undefined;
+    const first = await gh.pushFiles(
+      "acme",
+      "open",
+      branch,
+      { "pkg/Kptfile": kptfile(BROKEN), "pkg/deploy.yaml": deploy },
+      "Init pkg",
+      { from: "main" },
+    );
+    await scenario.waitFor(async () => (await headOf()) !== first.after, {
+      timeoutMs: 30_000,
+      message: "status commit",
+    });
+    await gh.idle({ quietMs: 1500 });
+    const pr = await gh.createPullRequest("acme", "open", {
+      head: branch,
+      base: "main",
+      title: "pkg",
+      draft: false,
+    });
+    await gh.idle({ quietMs: 1500 });
+    await gh.merge("acme", "open", pr.number, "merge");
+    const comment = await scenario.waitFor(
+      async () =>
+        ((await gh.request("GET", `/repos/acme/open/issues/${pr.number}/comments`)).data as Any[]).find((c) =>
+          c.body.includes("porchlight:publish"),
+        ),
+      { timeoutMs: 30_000, message: "publish comment" },
+    );
+    await gh.idle({ quietMs: 1500 });
+    expect(comment.body).toContain("### ⛔ Not published");
+    expect(comment.body).toContain("rendering fails (Rendered=False)");
+    expect(comment.body).toContain("Porch refuses to approve a package revision that does not render");
+    const tags = (await gh.request("GET", "/repos/acme/open/git/matching-refs/tags/")).data as Any[];
+    expect(tags).toEqual([]);
+    expect(await headOf()).toBeDefined(); // the draft branch is kept for the fix
+    const { violations } = await gh.violations();
+    expect(violations.filter((v: Any) => v.kind !== "note")).toEqual([]);
+  }, 120_000);
 });
