@@ -3,7 +3,7 @@
  * symlinks inside the package are ignored, as kpt ignores them; `.git` is never package content),
  * and writing a render result back in place.
  */
-import { lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Reads every regular file below `dir` (relative POSIX paths -> bytes). */
@@ -33,23 +33,79 @@ function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
   return true;
 }
 
+/** A package write refused before anything was written (kpt: `failed to save resources: ...`). */
+export class PackageWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PackageWriteError";
+  }
+}
+
+async function lstatOrUndefined(p: string) {
+  return lstat(p).catch(() => undefined);
+}
+
+/**
+ * Checks that every file in `rels` can be written below `dir` without leaving the package: each
+ * existing parent is a real directory (not a symlink, not a file) and the target, if present, is a
+ * regular file. Throws {@link PackageWriteError} naming the first path that cannot be written.
+ */
+async function checkWritable(dir: string, rels: readonly string[]): Promise<void> {
+  const checked = new Set<string>();
+  for (const rel of rels) {
+    const parts = rel.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const prefix = parts.slice(0, i).join("/");
+      if (checked.has(prefix)) continue;
+      checked.add(prefix);
+      const info = await lstatOrUndefined(path.join(dir, prefix));
+      if (!info) break;
+      if (info.isSymbolicLink()) throw new PackageWriteError(`cannot write ${rel}: ${prefix} is a symlink`);
+      if (!info.isDirectory())
+        throw new PackageWriteError(`cannot write ${rel}: ${prefix} is not a directory`);
+    }
+    const info = await lstatOrUndefined(path.join(dir, rel));
+    if (info?.isSymbolicLink()) throw new PackageWriteError(`cannot write ${rel}: it is a symlink`);
+    if (info && !info.isFile()) throw new PackageWriteError(`cannot write ${rel}: it is a directory`);
+  }
+}
+
 /**
  * Writes `next` into `dir`: changed and new files are written, files of `previous` missing from
- * `next` are deleted. Unchanged files are not touched.
+ * `next` are deleted; unchanged files are not touched. All-or-nothing as far as the file system
+ * allows: every target is checked first ({@link PackageWriteError}, nothing written), the new
+ * contents are staged in temporary files next to their targets (removed again if staging fails),
+ * then renamed into place with the root `Kptfile` (which carries the render status) last.
  */
 export async function writePackageDir(options: {
   dir: string;
   previous: ReadonlyMap<string, Uint8Array>;
   next: ReadonlyMap<string, Uint8Array>;
 }): Promise<void> {
-  for (const [rel, bytes] of options.next) {
-    if (sameBytes(options.previous.get(rel), bytes)) continue;
-    const abs = path.join(options.dir, rel);
-    await mkdir(path.dirname(abs), { recursive: true });
-    await writeFile(abs, bytes);
+  const { dir } = options;
+  const changed = [...options.next].filter(([rel, bytes]) => !sameBytes(options.previous.get(rel), bytes));
+  changed.sort(([a], [b]) => Number(a === "Kptfile") - Number(b === "Kptfile"));
+  await checkWritable(
+    dir,
+    changed.map(([rel]) => rel),
+  );
+  const staged: Array<{ tmp: string; target: string }> = [];
+  try {
+    for (const [rel, bytes] of changed) {
+      const target = path.join(dir, rel);
+      await mkdir(path.dirname(target), { recursive: true });
+      const mode = (await lstatOrUndefined(target))?.mode;
+      const tmp = path.join(path.dirname(target), `.${path.basename(target)}.porchlight-${process.pid}.tmp`);
+      staged.push({ tmp, target });
+      await writeFile(tmp, bytes, mode === undefined ? {} : { mode });
+    }
+  } catch (err) {
+    for (const { tmp } of staged) await rm(tmp, { force: true });
+    throw err;
   }
+  for (const { tmp, target } of staged) await rename(tmp, target);
   for (const rel of options.previous.keys()) {
-    if (!options.next.has(rel)) await rm(path.join(options.dir, rel), { force: true });
+    if (!options.next.has(rel)) await rm(path.join(dir, rel), { force: true });
   }
 }
 

@@ -4,7 +4,7 @@
  * package; render with the default runtime chain; write in place (or to `-o`); write
  * `--results-dir/results.yaml`; print kpt's summary; exit 1 on failure.
  */
-import { lstat, mkdir, realpath, writeFile } from "node:fs/promises";
+import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Document, isMap, isSeq, type YAMLMap } from "yaml";
 import { renderPackage } from "../engine/render.js";
@@ -26,13 +26,43 @@ async function resolvePackage(pkgPath: string): Promise<string> {
   const abs = path.resolve(pkgPath);
   const info = await lstat(abs).catch(() => undefined);
   if (!info) throw new Error(`missing package path ${JSON.stringify(pkgPath)}: no such file or directory`);
-  if (!info.isSymbolicLink()) return abs;
+  if (!info.isSymbolicLink()) return notAFile(abs, info.isDirectory());
   const real = await realpath(abs);
   const shown = path.relative(process.cwd(), real) || ".";
   err(
     `[WARN] resolved symlink ${JSON.stringify(pkgPath)} to ${JSON.stringify(shown)}, please note that the symlinks within the package are ignored\n`,
   );
-  return real;
+  return notAFile(real, (await stat(real)).isDirectory());
+}
+
+/** A package path must be a directory (kpt: the Kptfile below it cannot be read otherwise). */
+function notAFile(dir: string, isDirectory: boolean): string {
+  if (isDirectory) return dir;
+  throw new Error(
+    `Kptfile at ${JSON.stringify(dir)} can't be read.\n\nDetails:\nopen ${path.join(dir, "Kptfile")}: not a directory`,
+  );
+}
+
+/** kpt creates `--results-dir` before rendering; a path that is not a directory fails first. */
+async function ensureResultsDir(dir: string): Promise<string | undefined> {
+  try {
+    await mkdir(path.resolve(dir), { recursive: true });
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === "EEXIST" || code === "ENOTDIR" ? `mkdir ${dir}: not a directory` : (e as Error).message;
+    return `cannot read or create results dir ${JSON.stringify(dir)}: ${why}`;
+  }
+}
+
+/** kpt's summary line after an in-place render that failed. */
+function failureSummary(result: RenderResult): string {
+  const packages = result.packageCount ?? 0;
+  const executed = result.executedCount ?? 0;
+  return executed === 0
+    ? `Failed to execute any functions in ${packages} package(s).\n`
+    : `Partially executed ${executed} function(s) in ${packages} package(s).\n`;
 }
 
 function resourceListText(resources: KrmResource[]): string {
@@ -101,6 +131,13 @@ export async function runRender(argv: string[]): Promise<number> {
     );
     return 1;
   }
+  if (args.resultsDir !== undefined) {
+    const problem = await ensureResultsDir(args.resultsDir);
+    if (problem) {
+      err(`Error: ${problem}\n`);
+      return 1;
+    }
+  }
   const files = await readPackageDir(pkgDir);
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
   const result = await renderPackage({
@@ -115,16 +152,23 @@ export async function runRender(argv: string[]): Promise<number> {
   });
   if (result.ok) printer.finish();
   if (result.ok && args.output !== undefined) await writeOutput(args, result, outDir);
-  else if (result.files && args.output === undefined)
-    await writePackageDir({ dir: pkgDir, previous: files, next: result.files });
+  else if (result.files && args.output === undefined) {
+    try {
+      await writePackageDir({ dir: pkgDir, previous: files, next: result.files });
+    } catch (e) {
+      err(`Error: failed to save resources: ${(e as Error).message}\n`);
+      return 1;
+    }
+  }
   if (result.ok && args.output === undefined) {
     err(
       `Successfully executed ${result.executedCount ?? 0} function(s) in ${result.packageCount ?? 0} package(s).\n`,
     );
+  } else if (!result.ok && args.output === undefined && !result.failedBeforeRender) {
+    err(failureSummary(result));
   }
   if (args.resultsDir !== undefined && !result.failedBeforeRender) {
     const dir = path.resolve(args.resultsDir);
-    await mkdir(dir, { recursive: true });
     const file = path.join(dir, "results.yaml");
     await writeFile(file, resultsFileText(result.steps, result.ok ? 0 : 1));
     err(`For complete results, see ${file}\n`);
