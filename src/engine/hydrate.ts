@@ -22,9 +22,9 @@ import {
 } from "./function-config.js";
 import { KptfileError, readKptfile } from "./kptfile/read.js";
 import type { Kptfile } from "./kptfile/schema.js";
-import { pathInvariantProblem } from "./path-invariants.js";
+import { enforcePathInvariants } from "./path-invariants.js";
 import { isSelected } from "./selectors.js";
-import { runStep, type StepOutcome, stepLabel } from "./step.js";
+import { runStep, stepLabel } from "./step.js";
 import type { RenderEvent, StepReport, StepStatus } from "./types.js";
 
 /** Inputs of a hydration run. */
@@ -37,6 +37,8 @@ export interface HydrationOptions {
   onEvent: ((event: RenderEvent) => void) | undefined;
   /** Every file of the package (root-relative), for the path invariants. */
   files?: ReadonlySet<string>;
+  /** A resource file's UTF-8 problem in yaml.v3's words (kpt fails on it), or undefined. */
+  utf8Problem?: (path: string) => string | undefined;
 }
 
 /** State of one render: the working set and everything recorded on the way. */
@@ -91,6 +93,14 @@ export class Hydration {
     if (this.loaded.has(node.path)) return;
     this.loaded.add(node.path);
     for (const file of node.resourceFiles) {
+      const invalid = this.options.utf8Problem?.(file);
+      if (invalid) {
+        throw new KptError({
+          op: "pkg.render",
+          pkg: displayPkgPath(node.path),
+          cause: `${file}: MalformedYAMLError: yaml: ${invalid}`,
+        });
+      }
       const text = this.options.text(file) ?? "";
       let parsed: ParsedFile;
       try {
@@ -223,7 +233,7 @@ export class Hydration {
         : entries.length;
       const pending = { packagePath, kind: step.kind, name, resourceCount, selected: filtering };
       this.options.onEvent?.({ type: "step-start", step: { ...pending, packageName: pkgName } });
-      const outcome = this.enforcePaths(
+      const outcome = enforcePathInvariants(
         await runStep({
           step,
           pkg: node.path,
@@ -233,6 +243,7 @@ export class Hydration {
           cwd: this.options.cwd,
         }),
         entries,
+        this.options.files ?? new Set(),
       );
       const report: StepReport = {
         ...pending,
@@ -261,21 +272,6 @@ export class Hydration {
       entries = outcome.entries;
       this.replaceSubtree(node.path, entries);
     }
-  }
-
-  /**
-   * kpt's path invariants on a mutator's output (./path-invariants.ts): a violation fails the step
-   * with an execution error, and its output is dropped (the step records no results, as in kpt).
-   */
-  private enforcePaths(outcome: StepOutcome, input: Entry[]): StepOutcome {
-    if (outcome.failure !== undefined || outcome.entries === input) return outcome;
-    const problem = pathInvariantProblem(outcome.entries, this.options.files ?? new Set());
-    if (!problem) return outcome;
-    const { image, exec } = outcome.status;
-    const status: StepStatus = image
-      ? { image, exitCode: 1, executionError: problem }
-      : { exec, exitCode: 1, executionError: problem };
-    return { ...outcome, status, entries: input, failure: problem, results: [] };
   }
 }
 

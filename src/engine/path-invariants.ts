@@ -10,6 +10,8 @@ import { posix } from "node:path";
 import { joinPath } from "../krm/package-tree.js";
 import type { Entry } from "./entries.js";
 import { entryLocation } from "./output.js";
+import type { StepOutcome } from "./step.js";
+import type { StepStatus } from "./types.js";
 
 /** The directories implied by a set of file paths (`a/b/c.yaml` -> `a`, `a/b`). */
 export function directoriesOf(paths: Iterable<string>): Set<string> {
@@ -57,4 +59,24 @@ export function pathInvariantProblem(
     }
   }
   return undefined;
+}
+
+/**
+ * Applies {@link pathInvariantProblem} to a mutator's step outcome (`input` = the step's input
+ * entries): a violation fails the step with an execution error and drops its output; the step
+ * records no results, as in kpt (the error comes before the results are parsed).
+ */
+export function enforcePathInvariants(
+  outcome: StepOutcome,
+  input: Entry[],
+  files: ReadonlySet<string>,
+): StepOutcome {
+  if (outcome.failure !== undefined || outcome.entries === input) return outcome;
+  const problem = pathInvariantProblem(outcome.entries, files);
+  if (!problem) return outcome;
+  const { image, exec } = outcome.status;
+  const status: StepStatus = image
+    ? { image, exitCode: 1, executionError: problem }
+    : { exec, exitCode: 1, executionError: problem };
+  return { ...outcome, status, entries: input, failure: problem, results: [] };
 }

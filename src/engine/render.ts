@@ -12,6 +12,7 @@
  */
 
 import { buildPackageTree } from "../krm/package-tree.js";
+import { utf8Problem } from "../krm/utf8.js";
 import { foldDocumentComment } from "../krm/yaml-io.js";
 import type { Entry } from "./entries.js";
 import { KptError } from "./errors.js";
@@ -60,6 +61,11 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     const err = new KptfileError({ file: "Kptfile", detail: "no such file or directory", kind: "missing" });
     return failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir));
   }
+  const rootInvalid = utf8Problem(options.files.get("Kptfile")!);
+  if (rootInvalid) {
+    const err = new KptfileError({ file: "Kptfile", detail: `MalformedYAMLError: yaml: ${rootInvalid}` });
+    return failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir));
+  }
   let rootKptfile: Kptfile;
   try {
     rootKptfile = readKptfile("Kptfile", rootText).kptfile;
@@ -88,6 +94,10 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     displayDir,
     onEvent: options.onEvent,
     files: new Set(options.files.keys()),
+    utf8Problem: (path) => {
+      const bytes = options.files.get(path);
+      return bytes === undefined ? undefined : utf8Problem(bytes);
+    },
   });
   hydration.kptfiles.set("", rootKptfile);
   let failure: KptError | undefined;

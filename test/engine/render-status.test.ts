@@ -118,3 +118,24 @@ describe("rendering a rendered package changes nothing", () => {
     expect(fileText(second.files, "Kptfile")).not.toBe(text);
   });
 });
+
+describe("a YAML file that is not valid UTF-8", () => {
+  it("fails the render naming the file (kpt's MalformedYAMLError) and never re-encodes it", async () => {
+    const bad = new Uint8Array([
+      ...encoder.encode("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: caf"),
+      0xe9,
+    ]);
+    const files = pkg({
+      Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ns\n",
+      "notes.txt": "latin-1 in a non-KRM file is fine",
+    });
+    files.set("cm.yaml", bad);
+    files.set("notes.txt", new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+    const result = await render(files);
+    expect(result.ok).toBe(false);
+    expect(result.cliError).toBe("cm.yaml: MalformedYAMLError: yaml: incomplete UTF-8 octet sequence");
+    expect(result.files?.get("cm.yaml")).toEqual(bad);
+    expect(result.files?.get("notes.txt")).toEqual(files.get("notes.txt"));
+    expect(fileText(result.files, "Kptfile")).toContain("reason: RenderFailed");
+  });
+});
