@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderPackage } from "../../src/engine/render.js";
+import type { RenderOptions, RenderResult } from "../../src/engine/types.js";
 import type { GitHubPort, RepoTree } from "../../src/github/port.js";
 import { type DraftPush, isRenderCommit, renderDraft } from "../../src/lifecycle/render-draft.js";
 import { WorkQueue } from "../../src/lifecycle/work-queue.js";
@@ -10,7 +11,7 @@ const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n
 const CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n";
 
 /** An in-memory port: one package at every sha; readTree of `slowSha` waits for `release()`. */
-function memoryPort(slowSha: string) {
+function memoryPort(slowSha: string, kptfileText = KPTFILE) {
   const calls: string[] = [];
   let release!: () => void;
   const gate = new Promise<void>((r) => {
@@ -29,7 +30,7 @@ function memoryPort(slowSha: string) {
         ],
       };
     },
-    readBlob: async ({ sha }) => enc(sha === "k" ? KPTFILE : CM),
+    readBlob: async ({ sha }) => enc(sha === "k" ? kptfileText : CM),
     createBlob: async () => "blob",
     createTree: async () => "tree",
     createCommit: async ({ parents }) => {
@@ -92,6 +93,42 @@ describe("renderDraft", () => {
     };
     expect(await renderDraft({ ...push("x"), branch: "main" }, deps)).toMatchObject({ kind: "ignored" });
     expect(calls).toEqual([]);
+  });
+});
+
+describe("the render commit", () => {
+  it("is not made when only the steps' results in status.renderStatus differ (whatever the engine wrote)", async () => {
+    const status = (message: string) =>
+      `${KPTFILE}status:\n  conditions:\n    - type: Rendered\n      status: "True"\n      reason: RenderSuccess\n  renderStatus:\n    mutationSteps:\n      - image: set-namespace\n        exitCode: 0\n        results:\n          - message: ${message}\n`;
+    const { port, calls } = memoryPort("none", status("1 value(s) changed"));
+    // An engine that re-writes the Kptfile with a different result message, everything else equal.
+    const engine = {
+      runtime: createDefaultRuntime({ allowExec: false, useContainers: false }),
+      renderPackage: async ({ files }: RenderOptions): Promise<RenderResult> => ({
+        ok: true,
+        files: new Map([...files, ["Kptfile", enc(status("no value changed"))]]),
+        status: { conditions: [{ type: "Rendered", status: "True", reason: "RenderSuccess" }] },
+        steps: [],
+      }),
+    };
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const outcome = await renderDraft(push("sha1"), { port, engine, log });
+    expect(outcome).toMatchObject({ kind: "reported", checkSha: "sha1", conclusion: "success" });
+    expect(calls).toEqual(["readTree sha1", "check sha1 success"]);
+
+    // A changed step list is content: committed.
+    engine.renderPackage = async ({ files }) => ({
+      ok: true,
+      files: new Map([
+        ...files,
+        ["Kptfile", enc(status("x").replace("exitCode: 0", "exitCode: 0\n        exec: x"))],
+      ]),
+      status: { conditions: [{ type: "Rendered", status: "True", reason: "RenderSuccess" }] },
+      steps: [],
+    });
+    expect(await renderDraft(push("sha2"), { port, engine, log })).toMatchObject({
+      committedSha: "rendered-0",
+    });
   });
 });
 
