@@ -3,7 +3,7 @@
  *
  * Steps:
  * 1. read and validate the root Kptfile (failures here store nothing: `failedBeforeRender`);
- * 2. build the package tree (subpackages, `.krmignore`, hidden directories);
+ * 2. build the package tree (subpackages, `.krmignore`; `.git` is never package content);
  * 3. hydrate depth-first (or breadth-first with `kpt.dev/bfs-rendering: "true"`), running each
  *    package's mutators then validators through the runtime;
  * 4. compute the root Kptfile `status` (Rendered condition, renderStatus, errorSummary);

@@ -1,7 +1,7 @@
 /**
  * The package tree of a set of files (kpt's `pkg.Pkg` walk): a directory holding a `Kptfile` is a
  * package; its resources are the `*.yaml`, `*.yml` and `Kptfile` files below it that are not in a
- * subpackage, not in a hidden directory and not matched by the package's `.krmignore`.
+ * subpackage, not in a `.git` directory and not matched by the package's `.krmignore`.
  */
 import { type IgnoreMatcher, parseKrmignore } from "./krmignore.js";
 
@@ -34,9 +34,14 @@ function isResourceFile(name: string): boolean {
   return name === KPTFILE || name.endsWith(".yaml") || name.endsWith(".yml");
 }
 
-function isHiddenDir(relPath: string): boolean {
+/**
+ * Whether a path is inside a `.git` directory. kpt reads every other directory, hidden ones
+ * included (kyaml's LocalPackageReader skips nothing but `.krmignore` matches; kpt's subpackage walk
+ * skips only `.git`); packages exclude other paths with `.krmignore`.
+ */
+function inGitDir(relPath: string): boolean {
   const parts = relPath.split("/");
-  return parts.slice(0, -1).some((p) => p.startsWith("."));
+  return parts.slice(0, -1).includes(".git");
 }
 
 /**
@@ -49,7 +54,7 @@ export function buildPackageTree(options: {
   readText: (path: string) => string | undefined;
 }): PackageNode {
   const { paths, rootName, readText } = options;
-  const visible = paths.filter((p) => !isHiddenDir(p)).sort();
+  const visible = paths.filter((p) => !inGitDir(p)).sort();
   const pkgDirs = new Set<string>([""]);
   for (const p of visible) {
     if (p.endsWith(`/${KPTFILE}`)) pkgDirs.add(p.slice(0, -KPTFILE.length - 1));

@@ -16,8 +16,8 @@ describe(".krmignore", () => {
 });
 
 describe("package tree", () => {
-  it("finds subpackages, resource files (Kptfile last), and skips hidden and ignored paths", () => {
-    const texts: Record<string, string> = { ".krmignore": "skip/\n" };
+  it("finds subpackages, resource files (Kptfile last), and skips .git and ignored paths", () => {
+    const texts: Record<string, string> = { ".krmignore": "skip/\n.expected\n" };
     const tree = buildPackageTree({
       paths: [
         "Kptfile",
@@ -39,5 +39,15 @@ describe("package tree", () => {
     expect(tree.subpackages.map((s) => s.path)).toEqual(["db"]);
     expect(tree.subpackages[0].resourceFiles).toEqual(["db/deep/e.yaml", "db/s.yaml", "db/Kptfile"]);
     expect(tree.subpackages[0].subpackages.map((s) => s.path)).toEqual(["db/deep/more"]);
+  });
+
+  it("reads hidden directories like kpt (only .git and .krmignore matches are skipped)", () => {
+    const tree = buildPackageTree({
+      paths: ["Kptfile", ".hidden/h.yaml", ".config/sub/Kptfile", ".config/sub/s.yaml", ".git/refs.yaml"],
+      rootName: "app",
+      readText: () => undefined,
+    });
+    expect(tree.resourceFiles).toEqual([".hidden/h.yaml", "Kptfile"]);
+    expect(tree.subpackages.map((s) => s.path)).toEqual([".config/sub"]);
   });
 });
