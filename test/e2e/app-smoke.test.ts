@@ -5,13 +5,13 @@
  * come back rendered as one app commit with a `porchlight/render` check run, and the app's own commit
  * must not trigger another commit. Skips visibly when the fake is absent.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { ensureBuiltCli } from "../helpers/built-cli.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const scenarioPath = path.resolve(repoRoot, "../shared/tools/fake-github/scenario.mjs");
@@ -34,20 +34,6 @@ pipeline:
 const deploy = (replicas: number) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n`;
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function needsBuild(): boolean {
-  const built = path.join(repoRoot, "dist/src/index.js");
-  return !existsSync(built) || statSync(built).mtimeMs < newestSource(path.join(repoRoot, "src"));
-}
-
 describe.skipIf(!available)("npm start against a GitHub Enterprise host (fake GitHub)", () => {
   let scenario: Any;
   let gh: Any;
@@ -55,20 +41,8 @@ describe.skipIf(!available)("npm start against a GitHub Enterprise host (fake Gi
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-e2e-"));
 
   beforeAll(async () => {
-    // The app runs from dist/: (re)build when it is missing or older than a source file (.ci/run builds first).
-    if (needsBuild()) {
-      try {
-        execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: repoRoot, stdio: "pipe" });
-      } catch (error) {
-        // tsc still emits when another module has type errors; the type-check step reports those.
-        console.warn(
-          `e2e: build reported errors:\n${String((error as { stdout?: Buffer }).stdout ?? error)}`,
-        );
-      }
-    }
-    expect(existsSync(path.join(repoRoot, "dist/src/index.js")), "dist/src/index.js must be built").toBe(
-      true,
-    );
+    // The app runs from dist/: (re)built when older than src/ (.ci/run builds first).
+    ensureBuiltCli();
     scenario = await import(pathToFileURL(scenarioPath).href);
     gh = await scenario.startFakeGitHub({ dataDir });
     await gh.createRepo("acme", "pkgs", {

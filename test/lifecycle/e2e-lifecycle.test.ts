@@ -5,7 +5,6 @@
  * fix, ready for review, merge (blocked while failing), tag, and `porchlight rpkg get`.
  * Skips visibly when the fake is absent.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProtect } from "../../src/cli/protect.js";
 import { runRpkgGet } from "../../src/cli/rpkg-get.js";
+import { ensureBuiltCli } from "../helpers/built-cli.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const scenarioPath = path.resolve(repoRoot, "../shared/tools/fake-github/scenario.mjs");
@@ -42,14 +42,7 @@ describe.skipIf(!available)("lifecycle end to end (npm start, fake GitHub)", () 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-lifecycle-e2e-"));
 
   beforeAll(async () => {
-    try {
-      execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: repoRoot, stdio: "pipe" });
-    } catch (error) {
-      // tsc still emits when another module has type errors; the type-check step reports those.
-      console.warn(
-        `lifecycle e2e: build reported errors:\n${String((error as { stdout?: Buffer }).stdout ?? error)}`,
-      );
-    }
+    ensureBuiltCli(); // the app runs from dist/, rebuilt only when older than src/
     scenario = await import(pathToFileURL(scenarioPath).href);
     gh = await scenario.startFakeGitHub({ dataDir });
     await gh.createRepo("acme", "pkgs", { "README.md": "# packages\n" });
