@@ -231,7 +231,8 @@ export class Hydration {
       const resourceCount = filtering
         ? entries.filter((e) => isSelected(e.doc, step.fn)).length
         : entries.length;
-      const pending = { packagePath, kind: step.kind, name, resourceCount, selected: filtering };
+      const fnType: "image" | "exec" = step.fn.image ? "image" : "exec";
+      const pending = { packagePath, kind: step.kind, name, fnType, resourceCount, selected: filtering };
       this.options.onEvent?.({ type: "step-start", step: { ...pending, packageName: pkgName } });
       const outcome = enforcePathInvariants(
         await runStep({

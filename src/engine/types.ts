@@ -61,6 +61,8 @@ export interface StepReport {
   kind: "mutator" | "validator";
   /** What the Kptfile names: image (as written) or exec command. */
   name: string;
+  /** Whether `name` is the step's `image` or its `exec` command. */
+  fnType?: "image" | "exec";
   status: StepStatus;
   /** Wall time of the function run, in milliseconds (never written to files). */
   durationMs: number;
