@@ -80,14 +80,17 @@ export function setAnnotations(doc: Document, values: ReadonlyArray<[string, str
 }
 
 /**
- * Removes the pipeline annotations. When `dropEmpty` is set and the annotations map ends up empty,
- * the map is removed too (kyaml's `ClearEmptyAnnotations`); the same for an empty `metadata`.
+ * Removes the pipeline annotations. When the annotations map ends up empty, it is removed too
+ * (kyaml's `ClearEmptyAnnotations`) if `dropEmpty` is set (the engine created it) or if this call
+ * emptied it (a resource whose only annotations were kpt's path/index); a map that was already
+ * empty (`annotations: {}` written by the user) stays.
  */
 export function stripPipelineAnnotations(doc: Document, dropEmpty: boolean): void {
   const ann = annotationsOf(doc);
   if (!ann) return;
+  const before = ann.items.length;
   for (const key of PIPELINE_ANNOTATIONS) ann.delete(key);
-  if (dropEmpty && ann.items.length === 0) {
+  if (ann.items.length === 0 && (dropEmpty || before > 0)) {
     const meta: unknown = (doc.contents as YAMLMap).get("metadata", true);
     if (isMap(meta)) meta.delete("annotations");
   }

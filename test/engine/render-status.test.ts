@@ -139,3 +139,27 @@ describe("a YAML file that is not valid UTF-8", () => {
     expect(fileText(result.files, "Kptfile")).toContain("reason: RenderFailed");
   });
 });
+
+describe("kpt's own annotations in the input", () => {
+  it("removes an annotations map that only held kpt's path/index, instead of writing `annotations: {}`", async () => {
+    const files = pkg({
+      Kptfile: kptfile(),
+      "deploy.yaml": [
+        "apiVersion: apps/v1",
+        "kind: Deployment",
+        "metadata:",
+        "  name: web",
+        "  namespace: dev",
+        "  annotations:",
+        "    config.kubernetes.io/path: 'deploy.yaml'",
+        "    config.kubernetes.io/index: '0'",
+        "",
+      ].join("\n"),
+    });
+    const result = await render(files);
+    expect(result.ok).toBe(true);
+    expect(fileText(result.files, "deploy.yaml")).toBe(
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: prod\n",
+    );
+  });
+});
