@@ -15,7 +15,10 @@ export interface FunctionRef {
 /** Everything a runtime needs to run one function once. */
 export interface FunctionRunRequest {
   fn: FunctionRef;
-  /** The ResourceList given to the function; runtimes must not mutate it (the engine passes clones). */
+  /**
+   * The ResourceList given to the function. It belongs to this run (the engine passes clones of its
+   * resources), so a runtime may let a function edit it in place.
+   */
   input: ResourceList;
   /** Working directory that relative `exec:` paths resolve against (kpt: the render process's cwd). */
   cwd: string;

@@ -70,14 +70,6 @@ export class BuiltinRegistry {
   }
 }
 
-function cloneList(input: ResourceList): ResourceList {
-  return {
-    items: input.items.map((doc) => doc.clone()),
-    functionConfig: input.functionConfig?.clone(),
-    results: [...input.results],
-  };
-}
-
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -99,7 +91,8 @@ export function createBuiltinRuntime(
       if (!image || request.fn.exec) return undefined;
       const fn = registry.resolve(image);
       if (!fn) return undefined;
-      const list = cloneList(request.input);
+      // The list belongs to this run (the engine passes clones): builtins edit it in place, no second copy.
+      const list: ResourceList = { ...request.input, results: [...request.input.results] };
       try {
         const out = await fn.run(list);
         const results: FunctionResult[] = out.results;
