@@ -21,7 +21,7 @@ import type { Entry } from "./entries.js";
 const encoder = new TextEncoder();
 
 /** The default file for a resource without a path annotation (kyaml: `[<namespace>/]<kind>_<name>.yaml`). */
-function defaultPath(doc: Document): string {
+export function defaultPath(doc: Document): string {
   const kind = String(doc.getIn(["kind"]) ?? "").toLowerCase();
   const name = String(doc.getIn(["metadata", "name"]) ?? "");
   const namespace = doc.getIn(["metadata", "namespace"]);

@@ -9,7 +9,7 @@
 import { posix } from "node:path";
 import { joinPath } from "../krm/package-tree.js";
 import type { Entry } from "./entries.js";
-import { entryLocation } from "./output.js";
+import { defaultPath, entryLocation } from "./output.js";
 import type { StepOutcome } from "./step.js";
 import type { StepStatus } from "./types.js";
 
@@ -36,8 +36,9 @@ export function pathInvariantProblem(
 ): string | undefined {
   const placed: Array<{ entry: Entry; rel: string; file: string }> = [];
   for (const entry of entries) {
-    const rel = entryLocation(entry).path;
-    if (rel === undefined) continue;
+    // A resource without a path goes to kyaml's default `[<namespace>/]<kind>_<name>.yaml`, which a
+    // namespace such as `../..` would move outside the package too.
+    const rel = entryLocation(entry).path ?? defaultPath(entry.doc);
     const clean = posix.normalize(rel);
     if (posix.isAbsolute(rel) || clean === ".." || clean.startsWith("../")) {
       return `function must not modify resources outside of package: resource has path ${rel}`;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { Document } from "yaml";
 import { renderPackage } from "../../src/engine/render.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
+import type { FunctionRuntime } from "../../src/runtimes/runtime.js";
 import { fileText } from "./helpers.js";
 
 const encoder = new TextEncoder();
@@ -74,5 +76,34 @@ describe("path invariants on a function's output (kpt's enforcePathInvariants)",
     const result = await render(movingPackage("notes.txt/cm.yaml", { "notes.txt": "x\n" }));
     expect(result.ok).toBe(false);
     expect(result.cliError).toContain("config.kubernetes.io/path cannot be below a file: notes.txt/cm.yaml");
+  });
+});
+
+describe("a generated resource without a path", () => {
+  it("cannot leave the package through its namespace (kyaml's default <namespace>/<kind>_<name>.yaml)", async () => {
+    const generator: FunctionRuntime = {
+      name: "generator",
+      async run(request) {
+        const made = new Document({
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "made", namespace: "../.." },
+        });
+        return { exitCode: 0, stderr: "", output: { items: [...request.input.items, made], results: [] } };
+      },
+    };
+    const files = new Map([
+      [
+        "Kptfile",
+        encoder.encode(
+          "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: g\npipeline:\n  mutators:\n    - image: gen:v1\n",
+        ),
+      ],
+    ]);
+    const result = await renderPackage({ files, runtime: generator, packageName: "g" });
+    expect(result.ok).toBe(false);
+    expect(result.cliError).toBe(
+      "function must not modify resources outside of package: resource has path ../../configmap_made.yaml",
+    );
   });
 });
