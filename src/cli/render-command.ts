@@ -47,6 +47,10 @@ function notAFile(dir: string, isDirectory: boolean): string {
 async function ensureResultsDir(dir: string): Promise<string | undefined> {
   try {
     await mkdir(path.resolve(dir), { recursive: true });
+    const results = path.join(dir, "results.yaml");
+    const info = await lstat(path.resolve(results)).catch(() => undefined);
+    if (info && !info.isFile())
+      return `cannot write results file ${JSON.stringify(results)}: not a regular file`;
     return undefined;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

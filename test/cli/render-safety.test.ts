@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -88,5 +88,17 @@ describe("porchlight render never leaves a package half-written", () => {
     expect(await main(["render", dir])).toBe(1);
     expect(stderr).toContain("Partially executed 1 function(s) in 1 package(s).\n");
     expect(stderr).not.toContain("Successfully executed");
+  });
+});
+
+describe("porchlight render --results-dir", () => {
+  it("refuses a results.yaml that is a directory before touching the package", async () => {
+    const dir = await copyFixture("cli-basic");
+    const before = await readPackageDir(dir);
+    const results = path.join(work, "results");
+    await mkdir(path.join(results, "results.yaml"), { recursive: true });
+    expect(await main(["render", dir, "--results-dir", results])).toBe(1);
+    expect(stderr).toContain("Error: cannot write results file");
+    expect(await readPackageDir(dir)).toEqual(before);
   });
 });
