@@ -3,7 +3,8 @@
  * a resource's `config.kubernetes.io/path` is relative to its package and must stay inside it
  * (`function must not modify resources outside of package: resource has path ../x.yaml`). On top
  * of kpt's `../` rule, porchlight also refuses what would make writing the package fail half-way or
- * write outside it: an absolute path, a path naming a directory of the package
+ * write outside it: an absolute path, a path into `.git` (never package content), a path naming a
+ * directory of the package
  * (`config.kubernetes.io/path cannot be a directory: d`) and a path below a file.
  */
 import { posix } from "node:path";
@@ -40,7 +41,8 @@ export function pathInvariantProblem(
     // namespace such as `../..` would move outside the package too.
     const rel = entryLocation(entry).path ?? defaultPath(entry.doc);
     const clean = posix.normalize(rel);
-    if (posix.isAbsolute(rel) || clean === ".." || clean.startsWith("../")) {
+    const inGit = clean.split("/").includes(".git");
+    if (posix.isAbsolute(rel) || clean === ".." || clean.startsWith("../") || inGit) {
       return `function must not modify resources outside of package: resource has path ${rel}`;
     }
     if (clean === "." || clean === "./" || rel.endsWith("/")) {

@@ -60,6 +60,9 @@ describe("path invariants on a function's output (kpt's enforcePathInvariants)",
       "resource has path a/b/../../../x.yaml",
     );
     expect((await render(movingPackage("/etc/x.yaml"))).cliError).toContain("resource has path /etc/x.yaml");
+    expect((await render(movingPackage(".git/hooks/x.yaml"))).cliError).toContain(
+      "resource has path .git/hooks/x.yaml",
+    );
     const inside = await render(movingPackage("a/../moved.yaml"));
     expect(inside.ok).toBe(true);
     expect([...inside.files!.keys()].sort()).toEqual(["Kptfile", "moved.yaml"]);
