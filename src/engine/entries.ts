@@ -4,6 +4,7 @@
  */
 import type { Document } from "yaml";
 import {
+  annotationsOf,
   getAnnotation,
   INTERNAL_INDEX,
   INTERNAL_PATH,
@@ -22,23 +23,32 @@ export interface Entry {
   /** The document as read, when it came from a file. */
   origin: ParsedDocument | undefined;
   originFile: ParsedFile | undefined;
-  /** Whether the engine created `metadata.annotations` (so it is removed again when empty). */
+  /**
+   * Whether `metadata.annotations` is removed when it ends up empty (kyaml's ClearEmptyAnnotations):
+   * true when the engine created it or it held annotations when read; false for a map the user wrote
+   * empty (`annotations: {}`), which is kept as written.
+   */
   createdAnnotations: boolean;
 }
 
-/** Annotates a document read from `relPath` (relative to its package) the way kpt's reader does. */
+/**
+ * Annotates a document read from `relPath` (relative to its package) the way kpt's reader does.
+ * Returns whether its annotations map is to be removed when it ends up empty (see `createdAnnotations`).
+ */
 export function annotateRead(
   doc: Document,
   where: { relPath: string; index: number; seqIndent: string },
 ): boolean {
   const { relPath, index, seqIndent } = where;
-  return setAnnotations(doc, [
+  const writtenEmpty = annotationsOf(doc)?.items.length === 0;
+  const created = setAnnotations(doc, [
     [LEGACY_INDEX, String(index)],
     [LEGACY_PATH, relPath],
     [INTERNAL_INDEX, String(index)],
     [INTERNAL_PATH, relPath],
     [SEQ_INDENT, seqIndent],
   ]);
+  return created || !writtenEmpty;
 }
 
 /** The path annotation of a resource (relative to its package), if any. */

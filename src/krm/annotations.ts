@@ -80,17 +80,16 @@ export function setAnnotations(doc: Document, values: ReadonlyArray<[string, str
 }
 
 /**
- * Removes the pipeline annotations. When the annotations map ends up empty, it is removed too
- * (kyaml's `ClearEmptyAnnotations`) if `dropEmpty` is set (the engine created it) or if this call
- * emptied it (a resource whose only annotations were kpt's path/index); a map that was already
- * empty (`annotations: {}` written by the user) stays.
+ * Removes the pipeline annotations. When the annotations map ends up empty it is removed too
+ * (kyaml's `ClearEmptyAnnotations`) if `dropEmpty` is set: the engine created it, or it held
+ * annotations when read (kpt's own path/index included). A map the user wrote empty
+ * (`annotations: {}`) is read with `dropEmpty` false and stays, so an untouched document keeps its bytes.
  */
 export function stripPipelineAnnotations(doc: Document, dropEmpty: boolean): void {
   const ann = annotationsOf(doc);
   if (!ann) return;
-  const before = ann.items.length;
   for (const key of PIPELINE_ANNOTATIONS) ann.delete(key);
-  if (ann.items.length === 0 && (dropEmpty || before > 0)) {
+  if (ann.items.length === 0 && dropEmpty) {
     const meta: unknown = (doc.contents as YAMLMap).get("metadata", true);
     if (isMap(meta)) meta.delete("annotations");
   }
