@@ -88,6 +88,11 @@ export function createRenderPrinter(options: {
       return;
     }
     const { step } = event;
+    if (step.status.skipped) {
+      write(`[SKIPPED] ${JSON.stringify(stepLabel(step, step))} (celCondition not met)\n`);
+      pipelineOk = true;
+      return;
+    }
     const failed = step.status.exitCode !== 0 || step.status.executionError !== undefined;
     write(
       `[${failed ? "FAIL" : "PASS"}] ${JSON.stringify(stepLabel(step, step))} in ${formatDuration(step.durationMs)}\n`,

@@ -26,6 +26,7 @@ import { enforcePathInvariants } from "./path-invariants.js";
 import { isSelected } from "./selectors.js";
 import { runStep, stepLabel } from "./step.js";
 import type { RenderEvent, StepReport, StepStatus } from "./types.js";
+import { skippedStepStatus, whenConditionMet } from "./when-step.js";
 
 /** Inputs of a hydration run. */
 export interface HydrationOptions {
@@ -233,6 +234,23 @@ export class Hydration {
         : entries.length;
       const fnType: "image" | "exec" = step.fn.image ? "image" : "exec";
       const pending = { packagePath, kind: step.kind, name, fnType, resourceCount, selected: filtering };
+      const when = step.fn.when ?? step.fn.condition;
+      if (when !== undefined) {
+        let met: boolean;
+        try {
+          met = whenConditionMet(when, entries, step);
+        } catch (err) {
+          throw new PlainCause((err as Error).message);
+        }
+        if (!met) {
+          const status = skippedStepStatus(step, when);
+          (step.kind === "mutator" ? this.mutationSteps : this.validationSteps).push(status);
+          const report: StepReport = { ...pending, packageName: pkgName, status, durationMs: 0, results: [] };
+          this.steps.push(report);
+          this.options.onEvent?.({ type: "step-end", step: report });
+          continue;
+        }
+      }
       this.options.onEvent?.({ type: "step-start", step: { ...pending, packageName: pkgName } });
       const outcome = enforcePathInvariants(
         await runStep({
@@ -246,6 +264,7 @@ export class Hydration {
         entries,
         this.options.files ?? new Set(),
       );
+      if (when !== undefined) outcome.status.when = when;
       const report: StepReport = {
         ...pending,
         packageName: pkgName,

@@ -4,6 +4,7 @@
  * matches when every field it sets matches (labels and annotations: every given pair present).
  */
 import type { Document } from "yaml";
+import { pathOf } from "./entries.js";
 import { toPlain } from "./kptfile/read.js";
 import type { Selector } from "./kptfile/schema.js";
 
@@ -26,6 +27,25 @@ function subsetOf(
   return Object.entries(wanted).every(([k, v]) => actual?.[k] === v);
 }
 
+const regexpCache = new Map<string, RegExp>();
+
+/**
+ * The compiled `resourceFileRegexp` (Go RE2 syntax; the common subset is what JS accepts).
+ * @throws Error naming the pattern when it does not compile.
+ */
+function fileRegexp(pattern: string): RegExp {
+  let re = regexpCache.get(pattern);
+  if (!re) {
+    try {
+      re = new RegExp(pattern);
+    } catch (err) {
+      throw new Error(`invalid resourceFileRegexp ${JSON.stringify(pattern)}: ${(err as Error).message}`);
+    }
+    regexpCache.set(pattern, re);
+  }
+  return re;
+}
+
 /** Whether one resource matches one selector. */
 export function matchesSelector(doc: Document, selector: Selector): boolean {
   const r = (toPlain(doc.contents) ?? {}) as ResourceMeta;
@@ -35,6 +55,11 @@ export function matchesSelector(doc: Document, selector: Selector): boolean {
   if (selector.namespace && r.metadata?.namespace !== selector.namespace) return false;
   if (!subsetOf(selector.labels, r.metadata?.labels)) return false;
   if (!subsetOf(selector.annotations, r.metadata?.annotations)) return false;
+  if (
+    selector.resourceFileRegexp !== undefined &&
+    !fileRegexp(selector.resourceFileRegexp).test(pathOf(doc) ?? "")
+  )
+    return false;
   return true;
 }
 

@@ -30,6 +30,10 @@ export interface StepStatus {
   results?: FunctionResult[];
   errorResults?: FunctionResult[];
   executionError?: string;
+  /** The step's `when` expression (newer kpt records it for every step that has one). */
+  when?: string;
+  /** True when `when` was false and the function did not run (kpt: `[SKIPPED] ... (celCondition not met)`). */
+  skipped?: boolean;
 }
 
 /** `status.renderStatus` in upstream kpt's Kptfile schema. */

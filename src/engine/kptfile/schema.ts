@@ -15,6 +15,8 @@ export const selectorSchema = z.strictObject({
   namespace: z.string().optional(),
   labels: stringMap.optional(),
   annotations: stringMap.optional(),
+  /** Newer kpt: a Go regexp the resource's `config.kubernetes.io/path` must match (unanchored). */
+  resourceFileRegexp: z.string().optional(),
 });
 /** A decoded selector. */
 export type Selector = z.infer<typeof selectorSchema>;
@@ -31,6 +33,10 @@ export const functionSchema = z.strictObject({
   tag: z.string().optional(),
   selectors: z.array(selectorSchema).optional(),
   exclude: z.array(selectorSchema).optional(),
+  /** Newer kpt: a CEL expression over `resources`; the step is skipped when it is false. */
+  when: z.string().optional(),
+  /** Earlier spelling of `when` in kpt's development history (accepted, written back as given). */
+  condition: z.string().optional(),
 });
 /** A decoded pipeline function (step). */
 export type KptFunction = z.infer<typeof functionSchema>;

@@ -41,6 +41,7 @@ function selector(s: Selector): Ordered {
     ["namespace", s.namespace],
     ["labels", sortedMap(s.labels)],
     ["annotations", sortedMap(s.annotations)],
+    ["resourceFileRegexp", s.resourceFileRegexp],
   ]);
 }
 
@@ -56,6 +57,8 @@ function fn(f: KptFunction): Ordered {
     ["tag", f.tag],
     ["selectors", f.selectors?.map(selector)],
     ["exclude", f.exclude?.map(selector)],
+    ["when", f.when],
+    ["condition", f.condition],
   ]);
 }
 
@@ -105,6 +108,8 @@ export function stepObject(step: StepStatus): Ordered {
     ["exitCode", step.exitCode],
     ["results", step.results?.map(result)],
     ["errorResults", step.errorResults?.map(result)],
+    ["when", step.when],
+    ["skipped", step.skipped === true ? true : undefined],
   ]);
 }
 

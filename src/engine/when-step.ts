@@ -1,0 +1,36 @@
+/**
+ * A pipeline step's `when` condition (newer kpt): evaluated over the resources the package's pipeline
+ * sees; a step whose condition is false does not run and is recorded as `skipped: true` in the
+ * Kptfile's `status.renderStatus` (kpt prints `[SKIPPED] "<image>" (celCondition not met)`).
+ */
+import type { Entry } from "./entries.js";
+import type { PipelineStep } from "./function-config.js";
+import { toPlain } from "./kptfile/read.js";
+import { stepLabel } from "./step.js";
+import type { StepStatus } from "./types.js";
+import { evaluateWhen, WhenConditionError } from "./when-condition.js";
+
+/**
+ * Whether the step's `when` expression holds for these entries (`resources` = their plain objects,
+ * in package order).
+ * @throws Error `<step>: invalid when condition "<expr>": <problem>` for expressions we cannot evaluate.
+ */
+export function whenConditionMet(when: string, entries: readonly Entry[], step: PipelineStep): boolean {
+  try {
+    return evaluateWhen(
+      when,
+      entries.map((e) => toPlain(e.doc.contents) ?? {}),
+    );
+  } catch (err) {
+    if (!(err instanceof WhenConditionError)) throw err;
+    throw new Error(`${stepLabel(step)}: invalid when condition ${JSON.stringify(when)}: ${err.message}`);
+  }
+}
+
+/** The status kpt records for a step skipped by its `when` condition. */
+export function skippedStepStatus(step: PipelineStep, when: string): StepStatus {
+  const base: StepStatus = step.fn.image
+    ? { image: stepLabel(step), exitCode: 0 }
+    : { exec: step.fn.exec, exitCode: 0 };
+  return { ...base, when, skipped: true };
+}
