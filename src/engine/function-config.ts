@@ -48,6 +48,26 @@ export function cleanPath(path: string): string {
   return out.join("/");
 }
 
+/** A `resourceFileRegexp` of the step's selectors / exclusions that does not compile, as a field error. */
+function invalidFileRegexp(fn: KptFunction, field: string): string | undefined {
+  for (const key of ["selectors", "exclude"] as const) {
+    for (const [i, selector] of (fn[key] ?? []).entries()) {
+      const pattern = selector.resourceFileRegexp;
+      if (pattern === undefined) continue;
+      try {
+        new RegExp(pattern);
+      } catch (err) {
+        return kptfileFieldError({
+          field: `${field}.${key}[${i}].resourceFileRegexp`,
+          value: pattern,
+          reason: `invalid regular expression: ${(err as Error).message}`,
+        });
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * kpt's static Kptfile validation of the pipeline (`KptFile.Validate`). `readFile` reads a file
  * relative to the package; `displayDir` is how the package directory appears in messages.
@@ -68,6 +88,8 @@ export function validatePipeline(options: {
         reason: "must specify a function (`image` or `exec`)",
       });
     }
+    const badRegexp = invalidFileRegexp(fn, field);
+    if (badRegexp) return badRegexp;
     const given = [
       fn.config ? "config" : "",
       fn.configPath !== undefined ? "configPath" : "",

@@ -34,6 +34,20 @@ describe("selector resourceFileRegexp", () => {
   });
 });
 
+describe("selector resourceFileRegexp validation", () => {
+  it("refuses a regexp that does not compile, naming the Kptfile field", async () => {
+    const kptfile = `${HEAD}    - image: test/add-label\n      configMap:\n        team: a\n      exclude:\n        - resourceFileRegexp: "a("\n`;
+    const result = await renderPackage({
+      files: pkg(kptfile, { "cm.yaml": CM("cm") }),
+      runtime: testRuntime(),
+      packageName: "pkg",
+    });
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain("pipeline.mutators[0].exclude[0].resourceFileRegexp");
+    expect(fileText(result.files, "cm.yaml") ?? "").not.toContain("team: a");
+  });
+});
+
 describe("step `when` condition", () => {
   it("runs a step whose condition holds and skips one whose condition is false", async () => {
     const kptfile =
