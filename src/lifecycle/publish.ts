@@ -13,8 +13,9 @@
  *    is immutable: an existing tag is never moved — the comment says so. A package already tagged at
  *    this merge commit (a redelivered webhook) is reported, not tagged again;
  * 5. delete the draft branch when `deleteBranchOnPublish` (and the branch is in this repository, and
- *    every package was published);
- * 6. one comment on the pull request listing the published revisions.
+ *    every package was published — not refused, no existing tag in the way);
+ * 6. one comment on the pull request listing the published revisions, headed "Not published" when
+ *    nothing was published.
  */
 import type { LifecyclePort } from "../github/lifecycle-port.js";
 import type { RepoRef } from "../github/port.js";
@@ -95,7 +96,10 @@ function publishComment(options: {
   directories: string[];
 }): string {
   const { pr, results } = options;
-  const heading = results.every((r) => r.kind === "refused") ? "### ⛔ Not published" : "### 📦 Published";
+  // "Published" only when this merge published something (or a redelivery finds it published).
+  const heading = results.some((r) => r.kind === "published" || r.kind === "already-published")
+    ? "### 📦 Published"
+    : "### ⛔ Not published";
   const lines = [PUBLISH_COMMENT_MARKER, heading, ""];
   for (const r of results) {
     const dir = directoryOf(r.packagePath, options.directories) ?? "";
@@ -189,9 +193,11 @@ export async function publishRevision(pr: MergedPullRequest, deps: PublishDeps):
       `publish ${pr.repo.owner}/${pr.repo.repo}#${pr.number}: ${r.packagePath} ${r.kind} ${"tag" in r ? r.tag : ""}`,
     );
 
-  // A draft that was not published stays: it is where the fix goes.
+  // A draft that was not published (refused, or its tag already exists) stays: it is where the fix goes.
   const branchDeleted =
-    config.deleteBranchOnPublish && pr.sameRepository && results.every((r) => r.kind !== "refused")
+    config.deleteBranchOnPublish &&
+    pr.sameRepository &&
+    results.every((r) => r.kind === "published" || r.kind === "already-published")
       ? await port.deleteBranch({ repo: pr.repo, branch: pr.headRef })
       : false;
   await upsertComment({

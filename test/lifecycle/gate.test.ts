@@ -143,6 +143,11 @@ describe("merge gate", () => {
     );
     expect(comment?.body).toContain("tag `team/apps/web/v3` already exists");
     expect(comment?.body).toContain("**not moved**");
+    // Nothing was published: not headed "Published", and the draft (where the fix goes) is kept.
+    expect(comment?.body).toContain("### ⛔ Not published");
+    expect(comment?.body).not.toContain("### 📦 Published");
+    expect(comment?.body).toContain("was kept");
+    expect(fake.heads.has("drafts/team/apps/web/v3")).toBe(true);
     fake.assertClean();
   });
 

@@ -2,8 +2,14 @@ import { describe, expect, it } from "vitest";
 import { renderPackage } from "../../src/engine/render.js";
 import type { RenderOptions, RenderResult } from "../../src/engine/types.js";
 import type { GitHubPort, RepoTree } from "../../src/github/port.js";
-import { type DraftPush, isRenderCommit, renderDraft } from "../../src/lifecycle/render-draft.js";
+import {
+  type DraftPush,
+  isRenderCommit,
+  renderCommitMessage,
+  renderDraft,
+} from "../../src/lifecycle/render-draft.js";
 import { WorkQueue } from "../../src/lifecycle/work-queue.js";
+import type { PackageReport } from "../../src/report/annotations.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -137,5 +143,29 @@ describe("isRenderCommit", () => {
     expect(isRenderCommit(`Render web\n\nbody\n\nRendered-From: ${"a".repeat(40)}\n`)).toBe(true);
     expect(isRenderCommit("Fix: mention Rendered-From: abc in text")).toBe(false);
     expect(isRenderCommit(undefined)).toBe(false);
+  });
+});
+
+describe("renderCommitMessage", () => {
+  const pkg = (packagePath: string, ok = true) =>
+    ({ packagePath, inputFiles: new Map(), result: { ok } }) as unknown as PackageReport;
+  const sha = "c".repeat(40);
+
+  it("names up to three packages in the subject", () => {
+    const message = renderCommitMessage({ packages: [pkg("apps/web"), pkg("apps/db")], sha });
+    expect(message.split("\n")[0]).toBe("Render apps/web, apps/db");
+    expect(message.endsWith(`\n\nRendered-From: ${sha}\n`)).toBe(true);
+  });
+
+  it("counts many packages in a short subject, lists them in the body, keeps the trailer last", () => {
+    const packages = Array.from({ length: 400 }, (_, i) => pkg(`pkgs/p${i}`, i !== 7));
+    const message = renderCommitMessage({ packages, sha });
+    const lines = message.split("\n");
+    expect(lines[0]).toBe("Render 400 packages");
+    expect(lines).toContain("- pkgs/p0");
+    expect(lines).toContain("- pkgs/p399");
+    expect(message).toContain("Rendering failed for pkgs/p7;");
+    expect(lines.at(-2)).toBe(`Rendered-From: ${sha}`);
+    expect(isRenderCommit(message)).toBe(true);
   });
 });
