@@ -47,7 +47,8 @@ function itemMatches(item: unknown, sel: { key: string; value: string }): boolea
 
 /**
  * All fields matching `segments` below `root`. With `create`, missing map fields on the way become
- * maps and a missing last field becomes an empty scalar (kyaml `PathMatcher{Create: kind}`).
+ * maps, a `[k=v]` no list item matches becomes a new `{k: v}` item, and a missing last field becomes
+ * an empty scalar (kyaml `PathMatcher{Create: kind}`).
  */
 export function matchPath(
   root: unknown,
@@ -64,10 +65,21 @@ export function matchPath(
     const last = i === segments.length - 1;
     if (isSeq(node)) {
       const sel = listSelector(seg);
+      let matched = false;
       node.items.forEach((item, idx) => {
         const ok = seg === "*" || (sel ? itemMatches(item, sel) : seg === String(idx));
-        if (ok) walk(item, i + 1, (v) => node.set(idx, v));
+        if (ok) {
+          matched = true;
+          walk(item, i + 1, (v) => node.set(idx, v));
+        }
       });
+      // kyaml's PathMatcher with Create appends a `{key: value}` element no item matched.
+      if (!matched && create && sel && sel.key !== "") {
+        const item = new YAMLMap();
+        item.set(sel.key, sel.value);
+        node.add(item);
+        walk(item, i + 1, (v) => node.set(node.items.length - 1, v));
+      }
       return;
     }
     if (!isMap(node)) return;

@@ -57,6 +57,30 @@ describe("apply-replacements", () => {
     expect(out.yaml).toContain('  replicas: "5"\n');
   });
 
+  it("with options.create, appends a `{name: X}` list item that no item matches", async () => {
+    const out = await runBuiltin(
+      applyReplacements,
+      ITEMS,
+      config(`  - source: {kind: ConfigMap, name: ctx, fieldPath: data.replicas}
+    targets:
+      - select: {kind: Deployment}
+        fieldPaths: ["spec.template.spec.containers.[name=app].env.[name=COUNT].value"]
+        options: {create: true}
+  - source: {kind: ConfigMap, name: ctx, fieldPath: data.name}
+    targets:
+      - select: {kind: Deployment}
+        fieldPaths: ["spec.template.spec.containers.[name=app].env.[name=COLOR].value"]
+        options: {create: true}
+`),
+    );
+    expect(out.results).toEqual([]);
+    expect(out.yaml).toContain(
+      '          image: app:0.1\n          env:\n            - name: COUNT\n              value: "5"\n            - name: COLOR\n              value: blue\n',
+    );
+    // the other container gets nothing: the `[name=app]` selector matched an existing item
+    expect(out.yaml).toContain("        - name: side\n          image: side:1\n");
+  });
+
   it("creates missing target fields only with options.create, else skips them", async () => {
     const create = await runBuiltin(
       applyReplacements,
