@@ -5,7 +5,8 @@
  * Supported subset of CEL: string/int/bool/null literals, `resources` (a list of plain resource
  * objects), field access (`r.metadata.name`, `r.metadata.labels['app']`), `!`, `-`, `&&`, `||`,
  * `==`, `!=`, `<`, `<=`, `>`, `>=`, `+`, `in`, `? :`, the macros `exists`, `all`, `exists_one`,
- * `filter`, `map`, and `size()`, `has()`, `startsWith()`, `endsWith()`, `contains()`, `matches()`.
+ * `filter`, `map`, and `size()`, `has()`, `startsWith()`, `endsWith()`, `contains()`, `matches()`,
+ * `lowerAscii()`, `upperAscii()`, `string()`, `int()`.
  * A missing field reads as absent (never equal to anything) instead of raising CEL's "no such key".
  */
 
@@ -225,9 +226,11 @@ function binaryOp(op: string, l: Node, r: Node, env: Env): Value {
       if (Array.isArray(b)) return b.some((x) => equal(a, x));
       return typeof a === "string" && member(b, a) !== ABSENT;
     case "+":
+      if (a === ABSENT || b === ABSENT) return ABSENT;
       if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
       return (a as number) + (b as number);
     case "-":
+      if (a === ABSENT || b === ABSENT) return ABSENT;
       return (a as number) - (b as number);
     default: {
       if (a === ABSENT || b === ABSENT) return false;
@@ -275,6 +278,18 @@ function builtin(name: string, args: Value[]): Value {
       return typeof a === "string" && typeof b === "string" && a.includes(b);
     case "matches":
       return typeof a === "string" && typeof b === "string" && new RegExp(b).test(a);
+    case "lowerAscii":
+      return typeof a === "string" ? a.toLowerCase() : a;
+    case "upperAscii":
+      return typeof a === "string" ? a.toUpperCase() : a;
+    case "string":
+      return a === ABSENT ? a : typeof a === "string" ? a : JSON.stringify(a);
+    case "int": {
+      if (a === ABSENT) return a;
+      const n = typeof a === "number" ? Math.trunc(a) : Number.parseInt(String(a), 10);
+      if (Number.isNaN(n)) throw new WhenConditionError(`int() of ${JSON.stringify(a)}`);
+      return n;
+    }
     default:
       throw new WhenConditionError(`unsupported function ${name}()`);
   }

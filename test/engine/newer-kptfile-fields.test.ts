@@ -100,6 +100,8 @@ describe("evaluateWhen (CEL subset)", () => {
     ["resources.exists(r, 'app' in r.metadata.labels && r.metadata.labels['app'].startsWith('we'))", true],
     ['!resources.exists_one(r, r.kind == "Secret")', true],
     ["resources.map(r, r.metadata.name) == ['a', 'b']", true],
+    ["resources.exists(r, r.kind.lowerAscii() == 'configmap')", true],
+    ["resources.exists(r, int(r.spec.replicas) + 1 == 4 && string(r.spec.replicas) == '3')", true],
   ])("%s -> %s", (expr, expected) => {
     expect(evaluateWhen(expr, resources)).toBe(expected);
   });
