@@ -117,6 +117,8 @@ async function commitChanges(options: {
   baseTreeSha: string;
   changes: TreeChange[];
   message: string;
+  /** Called with the new commit's sha just before the ref moves (its push webhook may come at once). */
+  beforeRefUpdate?: (sha: string) => void;
 }): Promise<{ kind: "committed"; sha: string } | { kind: "superseded"; message: string }> {
   const { port, push } = options;
   const treeSha = await port.createTree({
@@ -130,6 +132,7 @@ async function commitChanges(options: {
     treeSha,
     parents: [push.sha],
   });
+  options.beforeRefUpdate?.(sha);
   const moved = await port.updateBranch({ repo: push.repo, branch: push.branch, sha });
   return moved.kind === "updated" ? { kind: "committed", sha } : moved;
 }
@@ -211,6 +214,9 @@ async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps): Promise<R
         baseTreeSha: rendered.tree.treeSha,
         changes: rendered.changes,
         message,
+        // Claim our commit's key before the ref moves: GitHub delivers its push while this task still
+        // runs, and that push must not be rendered again — this task posts its one check.
+        beforeRefUpdate: (sha) => deps.queue?.markDone(workKey({ ...push, sha })),
       });
       if (outcome.kind === "superseded") {
         log.info(
@@ -257,6 +263,11 @@ async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps): Promise<R
   }
 }
 
+/** The queue key of a draft push: (repo, sha, branch). */
+function workKey(push: Pick<DraftPush, "repo" | "sha" | "branch">): string {
+  return `${push.repo.owner}/${push.repo.repo}@${push.sha}#${push.branch}`;
+}
+
 /**
  * Renders the packages a draft push touched and reports the check run. With a queue, work is keyed
  * by (repo, sha, branch) — a redelivered webhook is a `duplicate` — and serialized per branch (newest
@@ -270,7 +281,7 @@ export async function renderDraft(push: DraftPush, deps: RenderDraftDeps): Promi
   if (!push.branch.startsWith(prefix)) return { kind: "ignored", reason: `not a ${prefix}** branch` };
   if (!deps.queue) return renderDraftNow(push, deps);
   const repoKey = `${push.repo.owner}/${push.repo.repo}`;
-  const key = `${repoKey}@${push.sha}#${push.branch}`;
+  const key = workKey(push);
   const queued = await deps.queue.run({
     lane: `${repoKey}#${push.branch}`,
     key,
@@ -280,10 +291,6 @@ export async function renderDraft(push: DraftPush, deps: RenderDraftDeps): Promi
     deps.log.info(`${push.branch}@${push.sha}: ${queued.kind}, not rendered again`);
     return queued;
   }
-  const outcome = queued.value;
-  // Our own commit was reported already: its push (coming back as a webhook) is a duplicate.
-  if (outcome.kind === "reported" && outcome.committedSha) {
-    deps.queue.markDone(`${repoKey}@${outcome.committedSha}#${push.branch}`);
-  }
-  return outcome;
+  // Our own commit's key was claimed before its ref update (see `beforeRefUpdate`): its push is a duplicate.
+  return queued.value;
 }

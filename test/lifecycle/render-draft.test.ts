@@ -138,6 +138,32 @@ describe("the render commit", () => {
   });
 });
 
+describe("renderDraft and the app's own commit", () => {
+  it("gives the render commit exactly one check when its push arrives while the render still runs", async () => {
+    const { port, calls } = memoryPort("none");
+    const deps = {
+      port,
+      engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      queue: new WorkQueue(),
+    };
+    // GitHub delivers the push of the app's own commit as soon as the ref moves — concurrently with the
+    // task that is still posting its check run.
+    let echo: Promise<unknown> | undefined;
+    port.updateBranch = async ({ sha }) => {
+      echo ??= renderDraft(
+        { ...push(sha), headCommitMessage: `Render web\n\nRendered-From: ${"a".repeat(40)}\n` },
+        deps,
+      );
+      return { kind: "updated", sha };
+    };
+    expect(await renderDraft(push("a".repeat(40)), deps)).toMatchObject({ committedSha: "rendered-0" });
+    expect(await echo).toEqual({ kind: "duplicate" });
+    expect(calls.filter((c) => c.startsWith("check rendered-0"))).toHaveLength(1);
+    expect(calls.filter((c) => c.startsWith("readTree rendered-0"))).toHaveLength(0);
+  });
+});
+
 describe("isRenderCommit", () => {
   it("recognises the Rendered-From trailer only as a trailer line", () => {
     expect(isRenderCommit(`Render web\n\nbody\n\nRendered-From: ${"a".repeat(40)}\n`)).toBe(true);
