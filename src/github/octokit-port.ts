@@ -140,6 +140,17 @@ export function createOctokitPort(octokit: Octokit): GitHubPort {
       }
     },
 
+    async readBranchHead({ repo, branch }) {
+      try {
+        const { data } = await octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` });
+        return data.object.sha;
+      } catch (error) {
+        const e = toGitHubError("git.getRef", error);
+        if (e.status === 404) return undefined;
+        throw e;
+      }
+    },
+
     async createCheckRun({ repo, name, headSha, ...fields }) {
       const { data } = await call("checks.create", () =>
         octokit.rest.checks.create({ ...repo, name, head_sha: headSha, ...checkBody(fields) }),

@@ -132,6 +132,11 @@ export interface GitHubPort {
   }): Promise<string>;
   /** Moves `refs/heads/<branch>` to `sha` WITHOUT force (`PATCH git/refs/heads/<branch>`, `force: false`). */
   updateBranch(options: { repo: RepoRef; branch: string; sha: string }): Promise<RefUpdateOutcome>;
+  /**
+   * The sha `refs/heads/<branch>` points at now (`GET git/ref/heads/<branch>`); `undefined` when the
+   * branch does not exist (404). Optional: without it, queued pushes are rendered without the check.
+   */
+  readBranchHead?(options: { repo: RepoRef; branch: string }): Promise<string | undefined>;
   /** Creates a check run (`POST check-runs`); returns its id. */
   createCheckRun(
     options: { repo: RepoRef; name: string; headSha: string } & CheckRunFields,

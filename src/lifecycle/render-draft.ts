@@ -25,7 +25,7 @@ import { contentDrift, type GateVerdict, gateCheckReport } from "./merge-gate.js
 import { CheckRunTracker } from "./render-check.js";
 import { type RenderEngine, renderPackagesAtSha } from "./render-packages.js";
 import { normalizePrefix, parseDraftBranch } from "./revisions.js";
-import type { WorkQueue } from "./work-queue.js";
+import type { JobStart, WorkQueue } from "./work-queue.js";
 
 /** Minimal logger (Probot's pino logger fits). */
 export interface Log {
@@ -167,8 +167,22 @@ async function draftChangedPaths(push: DraftPush, deps: RenderDraftDeps): Promis
   }
 }
 
-async function renderDraftNow(push: DraftPush, deps: RenderDraftDeps): Promise<RenderDraftOutcome> {
+async function renderDraftNow(
+  push: DraftPush,
+  deps: RenderDraftDeps,
+  start: JobStart = { queued: false },
+): Promise<RenderDraftOutcome> {
   const { port, log } = deps;
+  // A push that waited behind another render of its branch may be stale by now (a burst of pushes):
+  // when the branch no longer points at it, skip it — no render, no commit, and no check (the sha is
+  // no longer any branch's head; the newer push gets its own render and check).
+  if (start.queued && port.readBranchHead) {
+    const head = await port.readBranchHead({ repo: push.repo, branch: push.branch });
+    if (head !== push.sha) {
+      log.info(`${push.branch}@${push.sha}: the branch moved on (now ${head ?? "deleted"}); not rendered`);
+      return { kind: "superseded" };
+    }
+  }
   const config = deps.config ?? DEFAULT_REPO_CONFIG;
   const check = new CheckRunTracker({ port, repo: push.repo });
   let crashed: unknown;
@@ -285,7 +299,7 @@ export async function renderDraft(push: DraftPush, deps: RenderDraftDeps): Promi
   const queued = await deps.queue.run({
     lane: `${repoKey}#${push.branch}`,
     key,
-    task: () => renderDraftNow(push, deps),
+    task: (start) => renderDraftNow(push, deps, start),
   });
   if (queued.kind !== "done") {
     deps.log.info(`${push.branch}@${push.sha}: ${queued.kind}, not rendered again`);

@@ -14,9 +14,15 @@
 /** What happened to a job. */
 export type QueueOutcome<T> = { kind: "done"; value: T } | { kind: "duplicate" } | { kind: "superseded" };
 
+/** What a task learns when it starts: `queued` = it waited behind another job of its lane. */
+export interface JobStart {
+  queued: boolean;
+}
+
 interface Pending<T> {
   key: string;
-  task: () => Promise<T>;
+  task: (start: JobStart) => Promise<T>;
+  queued: boolean;
   resolve: (outcome: QueueOutcome<T>) => void;
   reject: (error: unknown) => void;
 }
@@ -59,16 +65,21 @@ export class WorkQueue {
    * Runs `task` in `lane` unless `key` is a duplicate. Resolves when the task ran (`done`), was a
    * duplicate, or was superseded by a newer job of the same lane; rejects with the task's error.
    */
-  run<T>(options: { lane: string; key: string; task: () => Promise<T> }): Promise<QueueOutcome<T>> {
+  run<T>(options: {
+    lane: string;
+    key: string;
+    task: (start: JobStart) => Promise<T>;
+  }): Promise<QueueOutcome<T>> {
     const { lane, key, task } = options;
     if (this.#done.has(key) || this.#active.has(key)) return Promise.resolve({ kind: "duplicate" });
     return new Promise<QueueOutcome<T>>((resolve, reject) => {
       this.#active.add(key);
-      const job: Pending<T> = { key, task, resolve, reject };
+      const job: Pending<T> = { key, task, resolve, reject, queued: false };
       if (!this.#running.has(lane)) {
         this.#start(lane, job);
         return;
       }
+      job.queued = true;
       const older = this.#waiting.get(lane);
       if (older) {
         this.#active.delete(older.key);
@@ -81,7 +92,7 @@ export class WorkQueue {
   #start<T>(lane: string, job: Pending<T>): void {
     const running = (async () => {
       try {
-        const value = await job.task();
+        const value = await job.task({ queued: job.queued });
         this.markDone(job.key);
         job.resolve({ kind: "done", value });
       } catch (error) {

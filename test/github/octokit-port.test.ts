@@ -30,6 +30,19 @@ describe("toGitHubError", () => {
 });
 
 describe("createOctokitPort", () => {
+  it("reads a branch head with GET git/ref, undefined when the branch is gone", async () => {
+    const gh = new GitHubMock();
+    const ref = (branch: string) => `${gh.base}/git/ref/${encodeURIComponent(`heads/${branch}`)}`;
+    gh.scope
+      .get(ref("drafts/pkg/ws"))
+      .reply(200, { ref: "refs/heads/drafts/pkg/ws", object: { sha: "f".repeat(40), type: "commit" } })
+      .get(ref("drafts/gone/ws"))
+      .reply(404, { message: "Not Found" });
+    expect(await port().readBranchHead?.({ repo, branch: "drafts/pkg/ws" })).toBe("f".repeat(40));
+    expect(await port().readBranchHead?.({ repo, branch: "drafts/gone/ws" })).toBeUndefined();
+    gh.assertDone();
+  });
+
   it("reads a recursive tree and decodes base64 blobs", async () => {
     const files = { "pkg/Kptfile": "kind: Kptfile\n", "pkg/a.yaml": "a: 1\n" };
     const gh = new GitHubMock().tree("abc", files).blobs({ "pkg/a.yaml": "a: 1\n" });

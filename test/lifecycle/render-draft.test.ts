@@ -164,6 +164,30 @@ describe("renderDraft and the app's own commit", () => {
   });
 });
 
+describe("renderDraft in a burst of pushes", () => {
+  it("skips a queued push whose sha the branch no longer points at (no render, no commit, no check)", async () => {
+    const { port, calls, release } = memoryPort("sha1");
+    const heads: string[] = [];
+    port.readBranchHead = async ({ branch }) => {
+      heads.push(branch);
+      return "sha3"; // pushed meanwhile; its webhook is still on the way
+    };
+    const deps = {
+      port,
+      engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      queue: new WorkQueue(),
+    };
+    const first = renderDraft(push("sha1"), deps);
+    const second = renderDraft(push("sha2"), deps);
+    release();
+    expect(await first).toMatchObject({ kind: "reported" }); // it started at once: not re-checked
+    expect(await second).toEqual({ kind: "superseded" });
+    expect(heads).toEqual(["drafts/web/v1"]); // one ref read, for the queued push only
+    expect(calls.filter((c) => c.includes("sha2"))).toEqual([]);
+  });
+});
+
 describe("isRenderCommit", () => {
   it("recognises the Rendered-From trailer only as a trailer line", () => {
     expect(isRenderCommit(`Render web\n\nbody\n\nRendered-From: ${"a".repeat(40)}\n`)).toBe(true);
