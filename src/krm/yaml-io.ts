@@ -282,10 +282,8 @@ export function renderFileText(options: {
     docs.length === original.docs.length &&
     docs.every((d, i) => d.origin === original.docs[i] && unchanged[i])
   ) {
-    // kyaml writes LF line endings: a CRLF file comes back with LF (kpt's format-on-success), and
-    // yaml.v3 ends every encoded document with a newline.
-    const text = original.text.replace(/\r\n/g, "\n");
-    return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+    // kyaml writes LF line endings: a CRLF file comes back with LF (kpt's format-on-success).
+    return original.text.replace(/\r\n/g, "\n");
   }
   const parts = docs.map((d, i) => {
     const source = d.origin?.source?.replace(/\r\n/g, "\n");

@@ -40,16 +40,6 @@ describe("YAML files", () => {
     expect(out).toBe('x:   1   # odd\n---\nlist:\n  - a\ny: keep\nz: "yes"\n');
   });
 
-  it("writes an unchanged CRLF file without a final newline with LF endings and a final newline", () => {
-    const file = parseYamlFile("r.yaml", "a: 1\r\nb: 2");
-    const out = renderFileText({
-      path: "r.yaml",
-      docs: file.docs.map((d) => ({ doc: d.doc, origin: d, originFile: file })),
-      original: file,
-    });
-    expect(out).toBe("a: 1\nb: 2\n");
-  });
-
   it("keeps a comment on a `key:` line whose value is a block mapping", () => {
     const file = parseYamlFile("r.yaml", "metadata: # kpt-merge: ns/name\n  name: a\n");
     const doc = file.docs[0].doc;
