@@ -10,6 +10,10 @@
  *    reports the check; otherwise (`synchronize`: the push handler is already rendering that push; a
  *    fork; not a draft branch) the head is judged in memory (`checkCommit`). Both apply the same merge
  *    gate (`gateCheckReport`), and this event posts ONE `porchlight/render` check run;
+ *    When the push handler is already rendering that head (the event came while its render ran), this
+ *    event waits for the branch's renders and re-reads the head: if the app committed meanwhile, the
+ *    render commit carries the verdict and this event posts nothing (never "edited by hand" on the
+ *    user's unrendered commit);
  * 3. Porch refuses to propose a revision that does not render: when a package is `Rendered=False` the
  *    pull request is converted back to a GitHub draft (GraphQL) and ONE comment (updated, never
  *    duplicated) lists the failing steps; when it renders again the same comment says so.
@@ -19,7 +23,7 @@ import type { RepoRef } from "../github/port.js";
 import { upsertComment } from "./comments.js";
 import { checkCommit, type GateDeps } from "./gate-check.js";
 import { describeProblem, type GateVerdict } from "./merge-gate.js";
-import { type RenderDraftOutcome, renderDraft } from "./render-draft.js";
+import { draftLane, type RenderDraftOutcome, renderDraft } from "./render-draft.js";
 import { parseDraftBranch } from "./revisions.js";
 import type { WorkQueue } from "./work-queue.js";
 
@@ -131,6 +135,22 @@ export async function proposeRevision(pr: PullRequestInput, deps: ProposeDeps): 
         ...(deps.queue ? { queue: deps.queue } : {}),
       },
     );
+  }
+  if ((render?.kind === "duplicate" || render?.kind === "superseded") && deps.queue) {
+    // The push handler has (or had) this head in hand: it renders, may commit, and reports the check.
+    // Judging the unrendered head now would call the app's own pending render a hand edit. Wait for
+    // the branch's renders, then re-read the head: when it moved (the app committed, or a newer push),
+    // that commit gets its own check (and `synchronize` judges it); otherwise judge the head as usual.
+    await deps.queue.idle(draftLane({ repo: pr.repo, branch: pr.headRef }));
+    const head = port.readBranchHead
+      ? await port.readBranchHead({ repo: pr.repo, branch: pr.headRef })
+      : pr.headSha;
+    if (head !== pr.headSha) {
+      deps.log.info(
+        `#${pr.number}: ${pr.headRef} moved from ${pr.headSha.slice(0, 7)} to ${head?.slice(0, 7) ?? "(deleted)"} while its render ran; that head is judged on its own`,
+      );
+      return { kind: "ignored", reason: "the head moved while its render ran" };
+    }
   }
   let judged: { conclusion: string; verdict: GateVerdict; packages: string[] };
   if (render?.kind === "reported") {

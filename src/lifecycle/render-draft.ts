@@ -277,6 +277,11 @@ async function renderDraftNow(
   }
 }
 
+/** The queue lane of a draft branch: renders of one branch run one at a time. */
+export function draftLane(options: { repo: RepoRef; branch: string }): string {
+  return `${options.repo.owner}/${options.repo.repo}#${options.branch}`;
+}
+
 /** The queue key of a draft push: (repo, sha, branch). */
 function workKey(push: Pick<DraftPush, "repo" | "sha" | "branch">): string {
   return `${push.repo.owner}/${push.repo.repo}@${push.sha}#${push.branch}`;
@@ -294,10 +299,9 @@ export async function renderDraft(push: DraftPush, deps: RenderDraftDeps): Promi
   const prefix = normalizePrefix((deps.config ?? DEFAULT_REPO_CONFIG).draftBranchPrefix);
   if (!push.branch.startsWith(prefix)) return { kind: "ignored", reason: `not a ${prefix}** branch` };
   if (!deps.queue) return renderDraftNow(push, deps);
-  const repoKey = `${push.repo.owner}/${push.repo.repo}`;
   const key = workKey(push);
   const queued = await deps.queue.run({
-    lane: `${repoKey}#${push.branch}`,
+    lane: draftLane(push),
     key,
     task: (start) => renderDraftNow(push, deps, start),
   });

@@ -61,6 +61,13 @@ export class WorkQueue {
     }
   }
 
+  /** Resolves once `lane` has no running or waiting job (at once when it is idle). Never rejects. */
+  async idle(lane: string): Promise<void> {
+    for (let running = this.#running.get(lane); running; running = this.#running.get(lane)) {
+      await running.catch(() => undefined);
+    }
+  }
+
   /**
    * Runs `task` in `lane` unless `key` is a duplicate. Resolves when the task ran (`done`), was a
    * duplicate, or was superseded by a newer job of the same lane; rejects with the task's error.

@@ -129,6 +129,12 @@ function route(
     fake.heads.set(m[1]!, String(b.sha));
     return [200, { ref: `refs/heads/${m[1]}`, object: { sha: b.sha, type: "commit" } }];
   }
+  m = method === "GET" ? /^git\/ref\/heads\/(.+)$/.exec(p) : null;
+  if (m) {
+    const sha = fake.heads.get(m[1]!);
+    if (!sha) return [404, { message: "Not Found" }];
+    return [200, { ref: `refs/heads/${m[1]}`, object: { sha, type: "commit" } }];
+  }
   m = method === "DELETE" ? /^git\/refs\/heads\/(.+)$/.exec(p) : null;
   if (m) {
     if (!fake.heads.delete(m[1]!)) return [422, { message: "Reference does not exist" }];
