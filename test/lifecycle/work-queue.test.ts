@@ -95,3 +95,32 @@ describe("WorkQueue", () => {
     expect(["a", "b", "c"].map((k) => queue.isDone(k))).toEqual([false, true, true]);
   });
 });
+
+describe("WorkQueue.idle and JobStart", () => {
+  it("resolves idle only after the running and the waiting job of the lane; tells a job it waited", async () => {
+    const queue = new WorkQueue();
+    const gate = deferred();
+    const order: string[] = [];
+    const first = queue.run({
+      lane: "b",
+      key: "1",
+      task: async (start) => {
+        await gate.promise;
+        order.push(`1 queued=${start.queued}`);
+      },
+    });
+    const second = queue.run({
+      lane: "b",
+      key: "2",
+      task: async (start) => {
+        order.push(`2 queued=${start.queued}`);
+      },
+    });
+    const idle = queue.idle("b").then(() => order.push("idle"));
+    await queue.idle("other"); // another lane is idle at once
+    expect(order).toEqual([]);
+    gate.resolve();
+    await Promise.all([first, second, idle]);
+    expect(order).toEqual(["1 queued=false", "2 queued=true", "idle"]);
+  });
+});
