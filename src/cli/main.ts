@@ -2,12 +2,14 @@
  * The `porchlight` command: `render` (kpt fn render over the same engine as the app), and `rpkg` /
  * `protect`, whose modules are loaded on demand.
  */
+import { existsSync } from "node:fs";
 import { runRender } from "./render-command.js";
 
 const USAGE = `Usage: porchlight <command> [args]
 
 Commands:
   render [PKG_PATH]   render a package in place, like \`kpt fn render\` (see \`porchlight render --help\`)
+  PKG_PATH [flags]    shorthand for \`render PKG_PATH [flags]\` when PKG_PATH exists
   rpkg ...            package revision commands
   protect ...         branch protection helpers
 `;
@@ -49,6 +51,8 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(USAGE);
         return command === undefined ? 1 : 0;
       default:
+        // `porchlight <existing path> [flags]` is `porchlight render <path> [flags]`.
+        if (existsSync(command)) return await runRender(argv);
         process.stderr.write(`Error: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
         return 1;
     }

@@ -111,3 +111,17 @@ describe("porchlight render", () => {
     expect(stderr).toContain("unknown flag: --bogus");
   });
 });
+
+describe("porchlight <path>", () => {
+  it("renders an existing package path given without the `render` command", async () => {
+    const dir = await copyFixture("cli-basic");
+    const code = await main([dir]);
+    expect(code).toBe(0);
+    expect(await readFile(path.join(dir, "Kptfile"), "utf8")).toContain("reason: RenderSuccess");
+  });
+
+  it("still rejects an unknown command that is not a path", async () => {
+    expect(await main(["no-such-command"])).toBe(1);
+    expect(stderr).toContain('unknown command "no-such-command"');
+  });
+});
