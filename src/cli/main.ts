@@ -9,7 +9,8 @@ const USAGE = `Usage: porchlight <command> [args]
 
 Commands:
   render [PKG_PATH]   render a package in place, like \`kpt fn render\` (see \`porchlight render --help\`)
-  PKG_PATH [flags]    shorthand for \`render PKG_PATH [flags]\` when PKG_PATH exists
+  PKG_PATH [flags]    shorthand for \`render PKG_PATH [flags]\` when PKG_PATH exists; with only
+                      render flags, or nothing inside a package directory, renders the current directory
   rpkg ...            package revision commands
   protect ...         branch protection helpers
 `;
@@ -45,14 +46,18 @@ export async function main(argv: string[]): Promise<number> {
       case "protect":
         return await runModule("./protect.js", "protect", rest);
       case undefined:
+        // Inside a package, a bare `porchlight` renders it (so `porchlight` can stand in for `kpt fn render`).
+        if (existsSync("Kptfile")) return await runRender([]);
+        process.stdout.write(USAGE);
+        return 1;
       case "-h":
       case "--help":
       case "help":
         process.stdout.write(USAGE);
-        return command === undefined ? 1 : 0;
+        return 0;
       default:
         // `porchlight <existing path> [flags]` is `porchlight render <path> [flags]`.
-        if (existsSync(command)) return await runRender(argv);
+        if (existsSync(command) || command.startsWith("-")) return await runRender(argv);
         process.stderr.write(`Error: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
         return 1;
     }

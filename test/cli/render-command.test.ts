@@ -125,3 +125,18 @@ describe("porchlight <path>", () => {
     expect(stderr).toContain('unknown command "no-such-command"');
   });
 });
+
+describe("porchlight inside a package directory", () => {
+  it("renders the current directory when given only render flags, or nothing", async () => {
+    const dir = await copyFixture("cli-basic");
+    const before = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(await main(["--truncate-output=false"])).toBe(0);
+      expect(await readFile(path.join(dir, "Kptfile"), "utf8")).toContain("reason: RenderSuccess");
+      expect(await main([])).toBe(0);
+    } finally {
+      process.chdir(before);
+    }
+  });
+});
