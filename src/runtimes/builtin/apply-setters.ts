@@ -4,11 +4,11 @@
  * not given keep the value derived from the current field); a sequence tagged with `${setter}` is
  * replaced by the setter's YAML list. Results: `set field value to "<v>"` per field set.
  */
-import { isMap, isScalar, isSeq, type Pair, parseDocument, type Scalar, type YAMLSeq } from "yaml";
+import { isScalar, isSeq, type Pair, parseDocument, type Scalar, type YAMLSeq } from "yaml";
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configMapData, isEmptyConfig } from "./function-config.js";
-import { fileOf, goList, setScalarText } from "./yaml-nodes.js";
+import { fileOf, goList, keyText, setScalarText, walkFields } from "./yaml-nodes.js";
 
 const IDENTIFIER = "kpt-set: ";
 const SETTER_REF = /\$\{([^}]*)\}/g;
@@ -145,22 +145,13 @@ class SetterApplier {
   }
 
   walk(node: unknown, path: string): void {
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        if (isSeq(pair.value)) this.sequence(pair, pair.value, key, path);
-      }
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        this.walk(pair.value, `${path}.${key}`);
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        this.walk(item, `${path}[${i}]`);
-      });
-    } else if (isScalar(node)) {
-      this.scalar(node, path);
-    }
+    walkFields(node, path, {
+      map: (map, at) => {
+        for (const pair of map.items)
+          if (isSeq(pair.value)) this.sequence(pair, pair.value, keyText(pair), at);
+      },
+      scalar: (scalar, at) => this.scalar(scalar, at),
+    });
   }
 }
 

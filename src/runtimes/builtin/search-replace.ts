@@ -8,7 +8,7 @@ import { Document, isMap, isScalar, isSeq, type Pair, Scalar, YAMLMap, type YAML
 import type { FunctionResult } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configMapData, isEmptyConfig } from "./function-config.js";
-import { fileOf, setScalarText } from "./yaml-nodes.js";
+import { fileOf, setScalarText, walkFields } from "./yaml-nodes.js";
 
 const MATCHERS = ["by-value", "by-file-path", "by-value-regex", "by-path", "put-value", "put-comment"];
 
@@ -159,19 +159,10 @@ class Searcher {
   }
 
   walk(node: unknown, path: string): void {
-    if (isMap(node)) {
-      this.mapping(node, path);
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        this.walk(pair.value, `${path}.${key}`);
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        this.walk(item, `${path}[${i}]`);
-      });
-    } else if (isScalar(node)) {
-      this.scalar(node, path);
-    }
+    walkFields(node, path, {
+      map: (map, at) => this.mapping(map, at),
+      scalar: (scalar, at) => this.scalar(scalar, at),
+    });
   }
 
   /** `put-value` at a plain absolute path: create the parents and set the field. */

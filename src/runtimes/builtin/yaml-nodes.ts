@@ -9,6 +9,7 @@ import {
   isScalar,
   isSeq,
   type Node,
+  type Pair,
   parseDocument,
   Scalar,
   YAMLMap,
@@ -223,4 +224,33 @@ export function goList(values: readonly string[]): string {
 /** Go's `%q` of a string. */
 export function goQuote(value: string): string {
   return JSON.stringify(value);
+}
+
+/** The key of a map entry as text (kyaml field-path segment). */
+export function keyText(pair: Pair<unknown, unknown>): string {
+  return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+}
+
+/** Callbacks of {@link walkFields}. */
+export interface FieldVisitor {
+  /** Called for every mapping, before its values are walked. */
+  map?(map: YAMLMap, path: string): void;
+  scalar(scalar: Scalar, path: string): void;
+}
+
+/**
+ * Walks every node below `node` depth-first with its field path as the catalog functions report it
+ * (`.spec.containers[0].image`, starting from `path`): a mapping is visited before its values.
+ */
+export function walkFields(node: unknown, path: string, visitor: FieldVisitor): void {
+  if (isMap(node)) {
+    visitor.map?.(node, path);
+    for (const pair of node.items) walkFields(pair.value, `${path}.${keyText(pair)}`, visitor);
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      walkFields(item, `${path}[${i}]`, visitor);
+    });
+  } else if (isScalar(node)) {
+    visitor.scalar(node, path);
+  }
 }
