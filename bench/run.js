@@ -1,136 +1,239 @@
-// Render benchmarks: `npm run bench` (after `npm run build`). Prints one line per scenario with the
-// median wall time (ms) over the runs and the heap growth (MiB) of the process, so speed and memory
-// goals are checked here, not in timed tests. Scenarios: a generated package of 2,000 resources in
-// 40 files under a three-function pipeline, a generated tree of 50 subpackages, and (when ../shared
-// is beside the checkout) every builtin-renderable real package from ../shared/real-packages.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+// `npm run bench`: one table of porchlight's speed and memory against its floors, measured side by
+// side in interleaved rounds (medians with [min–max]):
+//   - in-process render vs the parse+serialise floor (`yaml` parse + stringify of the same files) on
+//     generated packages of 100 / 1k / 10k resources and every builtin-renderable real package;
+//   - the whole CLI process (time, peak RSS) vs `kpt fn render --allow-exec` on the same packages with
+//     every step replaced by `exec: cat` (skipped with a message when kpt is not installed);
+//   - API calls per draft push against ../shared/tools/fake-github running the built app unmodified.
+// Full run: writes BENCHMARKS.md and bench/results.json. `--smallest` (CI): the smallest case of each
+// part, a few seconds, writes nothing. `--only in-process,cli,api` and `--rounds N` narrow a run.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { renderPackage } from "../dist/src/engine/render.js";
-import { createDefaultRuntime } from "../dist/src/runtimes/default.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { fakeGitHubMissing, measureApiCalls } from "./api-calls.js";
+import { kptMissing, measureCli } from "./cli.js";
+import { measureInProcess } from "./in-process.js";
+import { generatedPackage, oneResourcePackage, realPackages } from "./packages.js";
+import { spread } from "./stats.js";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const encoder = new TextEncoder();
-const runtime = createDefaultRuntime({ allowExec: false });
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const sharedDir = path.resolve(repoRoot, "../shared");
 
-/** Goals a render must meet on this machine (2 cores): median ms per scenario. */
-const goals = {
-  "generated-2000-resources": 2000,
-  "generated-50-subpackages": 1500,
-  "real-packages-all": 5000,
+function parseArgs(argv) {
+  const args = { smallest: false, only: undefined, rounds: undefined, write: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--smallest") args.smallest = true;
+    else if (a === "--only") args.only = new Set(argv[++i].split(","));
+    else if (a === "--rounds") args.rounds = Number(argv[++i]);
+    else if (a === "--no-write") args.write = false;
+    else throw new Error(`bench: unknown argument ${a}`);
+  }
+  if (args.write === undefined)
+    args.write = !args.smallest && args.only === undefined && args.rounds === undefined;
+  return args;
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ when it is missing or older than src/ (the bench measures the built code). */
+function ensureBuilt() {
+  const main = path.join(repoRoot, "dist/src/cli/main.js");
+  if (existsSync(main) && statSync(main).mtimeMs >= newestMtime(path.join(repoRoot, "src"))) return;
+  console.error("bench: building dist/ (older than src/)");
+  execFileSync("npm", ["run", "build", "--silent"], { cwd: repoRoot, stdio: "inherit" });
+}
+
+function countResources(files) {
+  let n = 0;
+  for (const [p, bytes] of files) {
+    if (!(p.endsWith(".yaml") || p.endsWith(".yml") || p.endsWith("Kptfile"))) continue;
+    const text = Buffer.from(bytes).toString("utf8");
+    n += text.split(/^---[ \t]*$/m).filter((chunk) => /^[a-zA-Z]/m.test(chunk)).length;
+  }
+  return n;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const wants = (part) => args.only === undefined || args.only.has(part);
+ensureBuilt();
+const { renderPackage } = await import(pathToFileURL(path.join(repoRoot, "dist/src/engine/render.js")).href);
+const { createDefaultRuntime } = await import(
+  pathToFileURL(path.join(repoRoot, "dist/src/runtimes/default.js")).href
+);
+
+const notes = [];
+const real = realPackages(sharedDir);
+if (real === undefined) notes.push(`${sharedDir}/real-packages is absent: real packages are not measured`);
+const reals = (real ?? []).map((p) => ({ ...p, resources: countResources(p.files) }));
+const largestReal = [...reals].sort(
+  (a, b) => b.files.size - a.files.size || countBytes(b) - countBytes(a),
+)[0];
+function countBytes(p) {
+  let n = 0;
+  for (const b of p.files.values()) n += b.length;
+  return n;
+}
+const gen = (n) => ({ ...generatedPackage(n), resources: n });
+
+const sizes = args.smallest ? [100] : [100, 1000, 10000];
+const rows = [];
+const results = { command: "", inProcess: [], cli: [], apiCalls: [], notes };
+
+if (wants("in-process")) {
+  const packages = [...sizes.map(gen), ...(args.smallest ? reals.slice(0, 1) : reals)];
+  const rounds = args.rounds ?? (args.smallest ? 3 : 5);
+  console.error(`bench: in-process render vs floor, ${packages.length} packages x ${rounds} rounds`);
+  const runtime = createDefaultRuntime({ allowExec: false });
+  results.inProcess = await measureInProcess({ packages, rounds, renderPackage, runtime });
+  for (const r of results.inProcess) {
+    const generated = r.name.startsWith("gen-");
+    rows.push({
+      measure: "in-process render / floor (ms)",
+      case: generated ? `${r.resources} resources` : r.name,
+      porchlight: spread(r.render, 2),
+      baseline: spread(r.floor, 2),
+      ratio: spread(r.ratio, 2),
+      target: generated && r.resources >= 1000 ? verdict(r.ratio.median <= 2, "≤ 2") : "",
+    });
+  }
+}
+
+if (wants("cli")) {
+  const missing = kptMissing();
+  if (missing) notes.push(missing);
+  const packages = args.smallest
+    ? [{ ...oneResourcePackage(), resources: 1 }]
+    : [{ ...oneResourcePackage(), resources: 1 }, gen(1000), gen(10000), ...reals];
+  const rounds = args.rounds ?? 3;
+  console.error(`bench: CLI vs kpt, ${packages.length} packages x ${rounds} rounds`);
+  results.cli = measureCli({ packages, rounds, porchlightBin: path.join(repoRoot, "bin/porchlight.js") });
+  for (const r of results.cli) {
+    const label = r.name.startsWith("gen-") ? `${r.resources} resources` : r.name;
+    let target = "";
+    if (r.speedup) {
+      if (r.name === "one-resource")
+        target = verdict(r.speedup.median >= 1 / 1.5, "≥ 0.67 (within 1.5× of kpt)");
+      else if (r.name === "gen-10000") target = verdict(r.speedup.median >= 6, "≥ 6 (stretch 10)");
+      else if (!r.name.startsWith("gen-"))
+        target = verdict(r.speedup.median > 1, r === largest(results.cli) ? "> 1 (largest)" : "> 1");
+    }
+    rows.push({
+      measure: "CLI time, kpt / porchlight (ms)",
+      case: label,
+      porchlight: spread(r.porchlight.ms, 0),
+      baseline: r.kpt ? spread(r.kpt.ms, 0) : "kpt absent",
+      ratio: r.speedup ? `${spread(r.speedup, 2)}` : "—",
+      target,
+    });
+    if (r.name.startsWith("gen-") || r.name === "one-resource" || r.name === largestReal?.name) {
+      rows.push({
+        measure: "CLI peak RSS (MiB)",
+        case: label,
+        porchlight: spread(r.porchlight.rssMiB, 0),
+        baseline: r.kpt ? spread(r.kpt.rssMiB, 0) : "kpt absent",
+        ratio: "",
+        target: r.name === "gen-10000" ? verdict(r.porchlight.rssMiB.median < 300, "< 300 MiB") : "",
+      });
+    }
+  }
+}
+
+function largest(cli) {
+  return cli.find((r) => r.name === largestReal?.name);
+}
+
+if (wants("api")) {
+  const missing = fakeGitHubMissing(sharedDir);
+  if (missing) notes.push(missing);
+  else {
+    const scenarios = args.smallest
+      ? [{ name: "1 package, 10 files", packages: 1, files: 10 }]
+      : [
+          { name: "1 package, 10 files", packages: 1, files: 10 },
+          { name: "1 package, 100 files", packages: 1, files: 100 },
+          { name: "1 package, 1000 files", packages: 1, files: 1000 },
+          { name: "1000 packages, 10 files each", packages: 1000, files: 10 },
+        ];
+    const rounds = args.rounds ?? (args.smallest ? 1 : 2);
+    console.error(`bench: API calls per draft push, ${scenarios.length} scenarios x ${rounds} rounds`);
+    results.apiCalls = await measureApiCalls({ sharedDir, repoRoot, scenarios, rounds });
+    const single = results.apiCalls.find((r) => r.packages === 1 && r.files === 10);
+    for (const r of results.apiCalls) {
+      const many = r.packages > 1;
+      rows.push({
+        measure: "API calls per draft push",
+        case: `${r.name} (${Object.entries(r.kinds)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")})`,
+        porchlight: spread(r.calls, 0),
+        baseline: many && single ? `${spread(single.calls, 0)} (1 package)` : "",
+        ratio: many && single ? (r.calls.median / single.calls.median).toFixed(2) : "",
+        target:
+          many && single
+            ? verdict(r.calls.median <= 1.5 * single.calls.median, "≤ 1.5 × 1 package")
+            : verdict(r.calls.median <= 8, "≤ 8"),
+      });
+      rows.push({
+        measure: "draft push, app time (ms)",
+        case: r.name,
+        porchlight: spread(r.ms, 0),
+        baseline: many && single ? `${spread(single.ms, 0)} (1 package)` : "",
+        ratio: many && single ? (r.ms.median / single.ms.median).toFixed(2) : "",
+        target: many && single ? verdict(r.ms.median <= 1.5 * single.ms.median, "≤ 1.5 × 1 package") : "",
+      });
+    }
+  }
+}
+
+function verdict(ok, what) {
+  return `${what}: ${ok ? "holds" : "MISSED"}`;
+}
+
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+results.command = command;
+results.machine = {
+  cpus: os.cpus().length,
+  node: process.version,
+  loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
 };
 
-function kptfile(name, mutators) {
-  return `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\npipeline:\n  mutators:\n${mutators}`;
-}
-const pipeline = [
-  "    - image: set-namespace:v0.4.1\n      configMap:\n        namespace: bench\n",
-  "    - image: set-labels:v0.2.0\n      configMap:\n        team: bench\n",
-  "    - image: set-annotations:v0.1.4\n      configMap:\n        owner: bench\n",
-].join("");
+const header = ["measure", "case", "porchlight", "baseline", "ratio", "target"];
+const table = [
+  `| ${header.join(" | ")} |`,
+  `|${header.map(() => "---").join("|")}|`,
+  ...rows.map((r) => `| ${header.map((h) => String(r[h] ?? "").replace(/\|/g, "\\|")).join(" | ")} |`),
+].join("\n");
+console.log(table);
+for (const n of notes) console.log(`note: ${n}`);
 
-function deployment(i) {
-  return [
-    "apiVersion: apps/v1",
-    "kind: Deployment",
-    "metadata:",
-    `  name: app-${i} # generated`,
-    "spec:",
-    "  replicas: 2",
-    "  template:",
-    "    spec:",
-    "      containers:",
-    `        - name: app-${i}`,
-    "          image: nginx:1.27",
-  ].join("\n");
-}
+if (args.write) {
+  writeFileSync(path.join(repoRoot, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(
+    path.join(repoRoot, "BENCHMARKS.md"),
+    `# Benchmarks
 
-function generatedLarge() {
-  const files = new Map([["Kptfile", encoder.encode(kptfile("large", pipeline))]]);
-  for (let f = 0; f < 40; f++) {
-    const docs = [];
-    for (let r = 0; r < 50; r++) docs.push(deployment(f * 50 + r));
-    files.set(`apps/file-${f}.yaml`, encoder.encode(`${docs.join("\n---\n")}\n`));
-  }
-  return files;
-}
+Made with \`${command}\` on ${results.machine.cpus} cores (shared; load average ${results.machine.loadAverage.join(" / ")}), Node ${results.machine.node}. A machine-readable copy is in \`bench/results.json\`.
 
-function generatedTree() {
-  const files = new Map([["Kptfile", encoder.encode(kptfile("tree", pipeline))]]);
-  for (let s = 0; s < 50; s++) {
-    files.set(`sub-${s}/Kptfile`, encoder.encode(kptfile(`sub-${s}`, pipeline)));
-    files.set(`sub-${s}/app.yaml`, encoder.encode(`${deployment(s)}\n`));
-  }
-  return files;
-}
+Each cell is the median [min–max] over interleaved rounds; ratios are computed per round from measurements taken side by side, then summarised.
 
-function readTree(root) {
-  const files = new Map();
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      const st = statSync(full);
-      if (st.isDirectory()) walk(full);
-      else files.set(path.relative(root, full).split(path.sep).join("/"), readFileSync(full));
-    }
-  };
-  walk(root);
-  return files;
-}
+- **in-process render / floor**: \`renderPackage\` against parsing every resource file with the \`yaml\` package and serialising every document again (the floor). Generated packages: Deployments in files of 50 under set-namespace + set-labels + apply-setters.
+- **CLI time**: the whole \`porchlight render <dir>\` process against \`kpt fn render --allow-exec <dir>\` on the same package with every pipeline step replaced by \`exec: cat\` (kpt's own floor), each on a fresh copy; ratio = kpt time / porchlight time (> 1: porchlight is faster).
+- **CLI peak RSS**: maximum resident set of the process (GNU time's %M), not heap growth.
+- **API calls per draft push**: every request the built app (\`probot run ./dist/src/index.js\`, unmodified) makes to ../shared/tools/fake-github after a draft push changing one file of one package, until the app is idle (git over HTTP included, the installation token aside).
 
-function realPackages() {
-  const shared = path.resolve(here, "../../shared/real-packages");
-  if (!existsSync(path.join(shared, "manifest.json"))) return undefined;
-  const manifest = JSON.parse(readFileSync(path.join(shared, "manifest.json"), "utf8"));
-  return manifest
-    .filter((p) => p.builtinRenderable)
-    .map((p) => {
-      const dir = path.join(shared, p.repo.replace("/", "__"), p.path);
-      return { name: p.path, files: readTree(dir) };
-    });
-}
-
-async function measure(name, runs, body) {
-  const times = [];
-  globalThis.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
-  let peak = heapBefore;
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await body();
-    times.push(performance.now() - start);
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
-  }
-  times.sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)];
-  const goal = goals[name];
-  const verdict =
-    goal === undefined ? "" : median <= goal ? ` (goal <= ${goal} ms: met)` : ` (goal <= ${goal} ms: MISSED)`;
-  console.log(
-    `${name}: median ${median.toFixed(1)} ms over ${runs} runs, heap growth ${((peak - heapBefore) / 2 ** 20).toFixed(1)} MiB${verdict}`,
+${table}
+${notes.map((n) => `\nNote: ${n}`).join("")}
+`,
   );
-  return goal === undefined || median <= goal;
+  console.error("bench: wrote BENCHMARKS.md and bench/results.json");
 }
-
-let ok = true;
-const large = generatedLarge();
-ok =
-  (await measure("generated-2000-resources", 5, () =>
-    renderPackage({ files: large, runtime, packageName: "large" }),
-  )) && ok;
-const tree = generatedTree();
-ok =
-  (await measure("generated-50-subpackages", 5, () =>
-    renderPackage({ files: tree, runtime, packageName: "tree" }),
-  )) && ok;
-const real = realPackages();
-if (real === undefined) {
-  console.log("real-packages-all: skipped (../shared/real-packages is not beside this checkout)");
-} else {
-  ok =
-    (await measure("real-packages-all", 3, async () => {
-      for (const p of real)
-        await renderPackage({ files: p.files, runtime, packageName: path.basename(p.name) });
-    })) && ok;
-}
-process.exitCode = ok ? 0 : 1;

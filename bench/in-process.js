@@ -1,0 +1,78 @@
+// In-process render vs the parse+serialise floor: the time `renderPackage` takes on a package against
+// the time the `yaml` package takes to parse every resource file of it and serialise every document
+// again, measured side by side (interleaved rounds, a collection before each sample).
+import { performance } from "node:perf_hooks";
+import { parseAllDocuments } from "yaml";
+import { isResourceFile } from "./packages.js";
+import { summary } from "./stats.js";
+
+const decoder = new TextDecoder();
+
+/** The floor: read every resource file once with `yaml` and write every document back. */
+function floor(files) {
+  let chars = 0;
+  for (const [p, bytes] of files) {
+    if (!isResourceFile(p)) continue;
+    for (const doc of parseAllDocuments(decoder.decode(bytes))) chars += doc.toString().length;
+  }
+  return chars;
+}
+
+/** Wall time (ms) of `reps` calls of `fn`, divided by `reps`. */
+async function timed(fn, reps) {
+  globalThis.gc?.();
+  const start = performance.now();
+  for (let i = 0; i < reps; i++) await fn();
+  return (performance.now() - start) / reps;
+}
+
+/**
+ * Measures each package: `{name, render, floor, ratio}` (summaries in ms; ratio = render / floor of
+ * the same round). Small packages are repeated within a sample so a sample lasts at least ~20 ms.
+ */
+export async function measureInProcess({ packages, rounds, renderPackage, runtime }) {
+  const cases = [];
+  for (const p of packages) {
+    const render = async () => {
+      const result = await renderPackage({
+        files: p.files,
+        runtime,
+        packageName: p.name,
+        cwd: process.cwd(),
+      });
+      if (!result.ok) throw new Error(`bench: ${p.name} failed to render: ${result.error}`);
+    };
+    await timed(() => floor(p.files), 2);
+    const warm = Math.max(await timed(render, 1), await timed(render, 1), 0.01);
+    const reps = Math.max(1, Math.min(200, Math.ceil(20 / warm)));
+    cases.push({
+      name: p.name,
+      files: p.files,
+      resources: p.resources,
+      render,
+      reps,
+      samples: { render: [], floor: [], ratio: [] },
+    });
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const c of cases) {
+      // Alternate which goes first, so neither always runs on a warmer heap.
+      const order = round % 2 === 0 ? ["floor", "render"] : ["render", "floor"];
+      const t = {};
+      for (const which of order) {
+        t[which] =
+          which === "floor" ? await timed(() => floor(c.files), c.reps) : await timed(c.render, c.reps);
+      }
+      c.samples.render.push(t.render);
+      c.samples.floor.push(t.floor);
+      c.samples.ratio.push(t.render / t.floor);
+    }
+  }
+  return cases.map((c) => ({
+    name: c.name,
+    resources: c.resources,
+    render: summary(c.samples.render),
+    floor: summary(c.samples.floor),
+    ratio: summary(c.samples.ratio),
+  }));
+}
