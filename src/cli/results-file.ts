@@ -22,8 +22,12 @@ function resultObject(r: FunctionResult): Record<string, unknown> {
     if (r.field.proposedValue !== undefined) field.proposedValue = r.field.proposedValue;
     out.field = field;
   }
-  if (r.file?.path)
-    out.file = r.file.index ? { path: r.file.path, index: r.file.index } : { path: r.file.path };
+  if (r.file && (r.file.path || r.file.index)) {
+    const file: Record<string, unknown> = {};
+    if (r.file.path) file.path = r.file.path;
+    if (r.file.index) file.index = r.file.index;
+    out.file = file;
+  }
   if (r.tags && Object.keys(r.tags).length > 0) out.tags = r.tags;
   return out;
 }

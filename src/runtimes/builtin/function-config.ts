@@ -4,6 +4,13 @@
  * `fn.kpt.dev/v1alpha1`.
  */
 import { isMap, isScalar } from "yaml";
+import {
+  getAnnotation,
+  INTERNAL_INDEX,
+  INTERNAL_PATH,
+  LEGACY_INDEX,
+  LEGACY_PATH,
+} from "../../krm/annotations.js";
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
 import { getMap, getNode, getString, groupOf, isNullish, resourceRef, scalarString } from "./yaml-nodes.js";
 
@@ -79,9 +86,24 @@ export function configMapData(config: KrmResource): { data: Map<string, string> 
   return { data };
 }
 
-/** An error result about the functionConfig (SDK `ErrorConfigObjectResult`). */
+/**
+ * An error result about the functionConfig (SDK `ErrorConfigObjectResult`): its resourceRef and its
+ * file (path annotation, index annotation or -1 when absent, as the SDK's `IndexAnnotation`).
+ */
 export function configErrorResult(message: string, config: KrmResource | undefined): FunctionResult {
-  return { message, severity: "error", resourceRef: resourceRef(config) };
+  const path = config
+    ? (getAnnotation(config, INTERNAL_PATH) ?? getAnnotation(config, LEGACY_PATH))
+    : undefined;
+  const indexText = config
+    ? (getAnnotation(config, INTERNAL_INDEX) ?? getAnnotation(config, LEGACY_INDEX))
+    : undefined;
+  const index = indexText ? Number.parseInt(indexText, 10) : -1;
+  return {
+    message,
+    severity: "error",
+    resourceRef: resourceRef(config),
+    file: { path: path ?? "", index: Number.isNaN(index) ? 0 : index },
+  };
 }
 
 /** Go's JSON type name of a decoded YAML value, for "cannot unmarshal X into ..." messages. */

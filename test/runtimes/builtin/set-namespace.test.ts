@@ -187,7 +187,10 @@ data:
     ],
   ])("reports a bad functionConfig as an error result with exit code 0 (%#)", async (fc, message) => {
     const out = await runBuiltin(setNamespace, "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n", fc);
-    expect(out.results).toEqual([{ message, severity: "error", resourceRef: expect.any(Object) }]);
+    // The SDK's ConfigObjectResult: the config's file, index -1 when it has no index annotation.
+    expect(out.results).toEqual([
+      { message, severity: "error", resourceRef: expect.any(Object), file: { path: "", index: -1 } },
+    ]);
     expect(out.exitCode).toBe(0);
     expect(out.yaml).not.toContain("namespace:");
   });
