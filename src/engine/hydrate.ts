@@ -81,12 +81,18 @@ export class Hydration {
   }
 
   private validateSub(node: PackageNode): void {
-    const invalid = validatePipeline({
-      kptfile: this.kptfiles.get(node.path)!,
-      readFile: (rel) => this.options.text(joinPath(node.path, rel)),
-      displayDir: `${this.options.displayDir}/${node.path}`,
-    });
-    if (invalid) throw new KptError({ op: "pkg.render", pkg: displayPkgPath(node.path), cause: invalid });
+    const check = (dir: string) =>
+      validatePipeline({
+        kptfile: this.kptfiles.get(node.path)!,
+        readFile: (rel) => this.options.text(joinPath(node.path, rel)),
+        displayDir: `${dir}/${node.path}`,
+      });
+    // The chain goes into the stored Kptfile status: it names the package, not the machine path.
+    const invalid = check(this.options.rootName);
+    if (invalid) {
+      const cli = check(this.options.displayDir);
+      throw new KptError({ op: "pkg.render", pkg: displayPkgPath(node.path), cause: invalid, cli });
+    }
   }
 
   /** Loads a package's own resources into the working set (once). */

@@ -73,8 +73,13 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     if (!(err instanceof KptfileError)) throw err;
     return failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir));
   }
-  const invalid = validatePipeline({ kptfile: rootKptfile, readFile: text, displayDir });
-  if (invalid) return failureBeforeRender(`pkg.render: pkg .: ${invalid}`, invalid);
+  // Messages that can be stored (the status) name the package by its name, never a machine path;
+  // only what the CLI prints uses the directory as given.
+  const invalid = validatePipeline({ kptfile: rootKptfile, readFile: text, displayDir: options.packageName });
+  if (invalid) {
+    const cli = validatePipeline({ kptfile: rootKptfile, readFile: text, displayDir }) ?? invalid;
+    return failureBeforeRender(`pkg.render: pkg .: ${invalid}`, cli);
+  }
 
   const annotations = rootKptfile.metadata?.annotations ?? {};
   const policy: PushOnFailure =

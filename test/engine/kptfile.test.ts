@@ -109,6 +109,27 @@ describe("Kptfile validation before rendering", () => {
     );
     expect(fileText(result.files, "Kptfile")).toContain("reason: RenderFailed");
   });
+  it("keeps the machine path out of the stored status of a subpackage's missing configPath", async () => {
+    const base = await loadFixture("app");
+    const files = withFile(
+      base,
+      "db/Kptfile",
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: db\npipeline:\n  mutators:\n    - image: test/add-label:v1\n      configPath: missing.yaml\n",
+    );
+    const result = await renderPackage({
+      files,
+      runtime: testRuntime(),
+      packageName: "app",
+      packageDir: "/home/someone/work/app",
+    });
+    const kptfile = fileText(result.files, "Kptfile") ?? "";
+    expect(kptfile).toContain("open app/db/missing.yaml: no such file or directory");
+    expect(kptfile).not.toContain("/home/someone");
+    // What the CLI prints names the directory as given, as kpt does.
+    expect(result.cliError).toContain(
+      "open /home/someone/work/app/db/missing.yaml: no such file or directory",
+    );
+  });
 });
 
 describe("Kptfile status writing", () => {
