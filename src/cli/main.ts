@@ -13,6 +13,7 @@ Commands:
                       render flags, or nothing inside a package directory, renders the current directory
   rpkg ...            package revision commands
   protect ...         branch protection helpers
+  version, --version  print porchlight's version
 `;
 
 interface SubcommandModule {
@@ -50,6 +51,9 @@ export async function main(argv: string[]): Promise<number> {
         if (existsSync("Kptfile")) return await runRender([]);
         process.stdout.write(USAGE);
         return 1;
+      case "--version":
+      case "version":
+        return await runModule("./version.js", "version", rest);
       case "-h":
       case "--help":
       case "help":
