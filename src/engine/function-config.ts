@@ -6,6 +6,7 @@
  */
 import { Document, parseAllDocuments, Scalar, YAMLMap } from "yaml";
 import { goStringStyle } from "../krm/go-yaml-style.js";
+import { compileRe2 } from "../krm/re2.js";
 import { kptfileFieldError } from "./errors.js";
 import { functionName } from "./image.js";
 import type { KptFunction, Kptfile } from "./kptfile/schema.js";
@@ -55,7 +56,7 @@ function invalidFileRegexp(fn: KptFunction, field: string): string | undefined {
       const pattern = selector.resourceFileRegexp;
       if (pattern === undefined) continue;
       try {
-        new RegExp(pattern);
+        compileRe2(pattern);
       } catch (err) {
         return kptfileFieldError({
           field: `${field}.${key}[${i}].resourceFileRegexp`,

@@ -4,6 +4,7 @@
  * matches when every field it sets matches (labels and annotations: every given pair present).
  */
 import type { Document } from "yaml";
+import { compileRe2, type Re2 } from "../krm/re2.js";
 import { pathOf } from "./entries.js";
 import { toPlain } from "./kptfile/read.js";
 import type { Selector } from "./kptfile/schema.js";
@@ -27,23 +28,16 @@ function subsetOf(
   return Object.entries(wanted).every(([k, v]) => actual?.[k] === v);
 }
 
-const regexpCache = new Map<string, RegExp>();
-
 /**
- * The compiled `resourceFileRegexp` (Go RE2 syntax; the common subset is what JS accepts).
+ * The compiled `resourceFileRegexp` (Go's regexp, as kpt: RE2 syntax, linear time).
  * @throws Error naming the pattern when it does not compile.
  */
-function fileRegexp(pattern: string): RegExp {
-  let re = regexpCache.get(pattern);
-  if (!re) {
-    try {
-      re = new RegExp(pattern);
-    } catch (err) {
-      throw new Error(`invalid resourceFileRegexp ${JSON.stringify(pattern)}: ${(err as Error).message}`);
-    }
-    regexpCache.set(pattern, re);
+function fileRegexp(pattern: string): Re2 {
+  try {
+    return compileRe2(pattern);
+  } catch (err) {
+    throw new Error(`invalid resourceFileRegexp ${JSON.stringify(pattern)}: ${(err as Error).message}`);
   }
-  return re;
 }
 
 /** Whether one resource matches one selector. */

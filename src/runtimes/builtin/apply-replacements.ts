@@ -7,6 +7,7 @@
  * apply-replacements releases published packages pin (v0.1.x). No results on success.
  */
 import { isMap, isScalar, isSeq, Scalar } from "yaml";
+import { compileRe2, quoteMeta } from "../../krm/re2.js";
 import type { KrmResource } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configType, isEmptyConfig } from "./function-config.js";
@@ -71,11 +72,12 @@ function isSelectedBy(id: ResId, sel: ResSelector): boolean {
   );
 }
 
+/** A selector field as an anchored Go regexp (RE2: linear time); a field that does not compile matches literally. */
 const anchored = (pattern: string) => {
   try {
-    return new RegExp(`^(?:${pattern})$`);
+    return compileRe2(`^(?:${pattern})$`);
   } catch {
-    return new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+    return compileRe2(`^${quoteMeta(pattern)}$`);
   }
 };
 

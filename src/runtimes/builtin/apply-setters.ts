@@ -5,6 +5,7 @@
  * replaced by the setter's YAML list. Results: `set field value to "<v>"` per field set.
  */
 import { isScalar, isSeq, type Pair, parseDocument, type Scalar, type YAMLSeq } from "yaml";
+import { compileRe2, quoteMeta } from "../../krm/re2.js";
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configMapData, isEmptyConfig } from "./function-config.js";
@@ -32,10 +33,6 @@ function refsIn(pattern: string): string[] {
   return pattern.match(SETTER_REF) ?? [];
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
  * Values of setters not given, read back from the current value through the pattern. The catalog
  * matches `(.*)` for every setter, greedily; when the pattern also holds given setters that reading is
@@ -59,20 +56,20 @@ function matchSetters(
   literals: ReadonlyMap<string, string>,
 ): Map<string, string> {
   const refs = refsIn(pattern);
-  let source = escapeRegExp(pattern);
+  let source = quoteMeta(pattern);
   const unknown: string[] = [];
   for (const ref of refs) {
     const name = ref.slice(2, -1).trim();
     const literal = literals.get(name);
     if (literal === undefined) unknown.push(name);
-    source = source.split(escapeRegExp(ref)).join(literal === undefined ? "(.*)" : escapeRegExp(literal));
+    source = source.split(quoteMeta(ref)).join(literal === undefined ? "(.*)" : quoteMeta(literal));
   }
   const out = new Map<string, string>();
   if (unknown.length === 0) return out;
-  const match = new RegExp(literals.size > 0 ? `^${source}$` : source).exec(value);
+  const match = compileRe2(literals.size > 0 ? `^${source}$` : source).findSubmatch(value);
   if (!match || match.length - 1 !== unknown.length) return out;
   for (let i = 0; i < unknown.length; i++) {
-    const v = match[i + 1];
+    const v = match[i + 1] ?? "";
     if (v === "") return new Map();
     out.set(unknown[i], v);
   }

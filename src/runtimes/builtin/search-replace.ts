@@ -5,6 +5,7 @@
  * (or `Matched field value "<v>"`) with field and file path; `no matches` when nothing matched.
  */
 import { Document, isMap, isScalar, isSeq, type Pair, Scalar, YAMLMap, type YAMLSeq } from "yaml";
+import { compileRe2, type Re2, Re2SyntaxError } from "../../krm/re2.js";
 import type { FunctionResult } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configMapData, isEmptyConfig } from "./function-config.js";
@@ -23,8 +24,8 @@ interface Config {
 
 class SearchError extends Error {}
 
-/** doublestar-style glob: `**` crosses `/`, `*` and `?` do not; `{a,b}` and `[...]` supported. */
-export function globToRegExp(glob: string): RegExp {
+/** doublestar-style glob: `**` crosses `/`, `*` and `?` do not; `{a,b}` and `[...]` supported (RE2: linear time). */
+export function globToRegExp(glob: string): Re2 {
   let re = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
@@ -49,7 +50,7 @@ export function globToRegExp(glob: string): RegExp {
       }
     } else re += c.replace(/[.+^$()|\\]/g, "\\$&");
   }
-  return new RegExp(`^${re}$`);
+  return compileRe2(`^${re}$`);
 }
 
 function elementMatch(elem: string, pattern: string): boolean {
@@ -81,9 +82,10 @@ function pathMatches(yamlPath: string, byPath: string): boolean {
   return dp[elems.length][pattern.length];
 }
 
-function resolvePattern(value: string, regex: RegExp | undefined, pattern: string): string {
+/** The catalog's `resolvePattern`: `${N}` in `pattern` replaced by group N of the value's first match. */
+function resolvePattern(value: string, regex: Re2 | undefined, pattern: string): string {
   if (!regex) return pattern;
-  const groups = regex.exec(value) ?? [];
+  const groups = regex.findSubmatch(value) ?? [];
   let out = pattern;
   for (let i = 1; i < groups.length; i++) out = out.split(`\${${i}}`).join(groups[i] ?? "");
   if (/\$\{[0-9]+\}/.test(out)) throw new SearchError("unable to resolve capture groups");
@@ -101,10 +103,10 @@ class Searcher {
   readonly results: Array<{ filePath: string; fieldPath: string; value: string }> = [];
   count = 0;
   filePath = "";
-  readonly regex: RegExp | undefined;
+  readonly regex: Re2 | undefined;
   constructor(private readonly c: Config) {
-    // Go's RE2 named groups `(?P<name>...)` are `(?<name>...)` in JavaScript.
-    this.regex = c.byValueRegex ? new RegExp(c.byValueRegex.replaceAll("(?P<", "(?<")) : undefined;
+    // Go's regexp (RE2), as the catalog: linear time, so a hostile pattern cannot stall a render.
+    this.regex = c.byValueRegex ? compileRe2(c.byValueRegex) : undefined;
   }
 
   private criteria(node: Scalar, path: string): boolean {
@@ -250,7 +252,7 @@ export const searchReplace: BuiltinFunction = {
             }));
       return { items: input.items, results };
     } catch (err) {
-      if (!(err instanceof SearchError) && !(err instanceof SyntaxError)) throw err;
+      if (!(err instanceof SearchError) && !(err instanceof Re2SyntaxError)) throw err;
       const message = `failed to perform search-replace operation: ${JSON.stringify(err.message)}`;
       return { items: input.items, results: [{ message, severity: "error" }], stderr: err.message };
     }

@@ -46,6 +46,27 @@ describe("search-replace", () => {
     expect(out.results[0].field).toEqual({ path: "spec.template.spec.containers[0].image" });
   });
 
+  it("matches by-value-regex with Go's RE2: named groups, linear time on a catastrophic pattern", async () => {
+    const named = await run({
+      "by-value-regex": "(?P<server>nginx):(?P<tag>.*)",
+      "put-value": `\${2}-\${1}`,
+    });
+    expect(named.yaml).toContain("image: 1.1-nginx\n");
+    // kpt's functions use Go's RE2, which cannot backtrack: `(a+)+$` on a long value answers at once.
+    const items = docs(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  k: ${"a".repeat(50_000)}!\n`,
+    );
+    const config = configMap({ "by-value-regex": "(a+)+$", "put-value": "y" });
+    const out = await searchReplace.run({ items, functionConfig: config, results: [] });
+    expect(out.results).toEqual([{ message: "no matches" }]);
+  });
+
+  it("reports a by-value-regex that RE2 refuses with Go's message", async () => {
+    const bad = await run({ "by-value-regex": "(a)\\1", "put-value": "x" });
+    expect(bad.results[0]).toMatchObject({ severity: "error" });
+    expect(bad.results[0].message).toContain("error parsing regexp: invalid escape sequence");
+  });
+
   it("puts a value at an absolute path, creating it, and puts comments", async () => {
     const put = await run({ "by-path": "spec.paused", "put-value": "true" });
     expect(put.yaml).toContain("  paused: true\n");
