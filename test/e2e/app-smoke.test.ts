@@ -11,10 +11,10 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ensureBuiltCli } from "../helpers/built-cli.js";
+import { ensureBuiltCli, sharedDir } from "../helpers/built-cli.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const scenarioPath = path.resolve(repoRoot, "../shared/tools/fake-github/scenario.mjs");
+const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
 const available = existsSync(scenarioPath);
 if (!available) console.warn(`e2e skipped: ${scenarioPath} is absent (fake GitHub not available)`);
 

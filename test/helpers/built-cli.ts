@@ -3,15 +3,20 @@
  * `.ci/run` builds before testing; a local `npm test` after editing `src/` rebuilds here first.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root (absolute path). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Absolute path of `../shared` beside the checkout (present in CI, absent in a fresh clone elsewhere). */
-export const sharedDir = path.resolve(repoRoot, "../shared");
+/**
+ * Absolute path of `../shared` beside the checkout (present in CI, absent in a fresh clone elsewhere), with
+ * symlinks resolved: the fake GitHub's `server.mjs` runs its CLI only when started by its real path.
+ */
+export const sharedDir = ((dir) => (existsSync(dir) ? realpathSync(dir) : dir))(
+  path.resolve(repoRoot, "../shared"),
+);
 
 function newestSource(dir: string): number {
   let newest = 0;

@@ -12,10 +12,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProtect } from "../../src/cli/protect.js";
 import { runRpkgGet } from "../../src/cli/rpkg-get.js";
-import { ensureBuiltCli } from "../helpers/built-cli.js";
+import { ensureBuiltCli, sharedDir } from "../helpers/built-cli.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const scenarioPath = path.resolve(repoRoot, "../shared/tools/fake-github/scenario.mjs");
+const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
 const available = existsSync(scenarioPath);
 if (!available) console.warn(`lifecycle e2e skipped: ${scenarioPath} is absent (fake GitHub not available)`);
 
