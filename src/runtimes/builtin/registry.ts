@@ -12,6 +12,7 @@ import type { BuiltinFunction } from "./builtin-function.js";
 import { dropComments } from "./drop-comments.js";
 import { ensureNameSubstring } from "./ensure-name-substring.js";
 import { noOp } from "./no-op.js";
+import { kubeconform, kubeval } from "./schema-validators.js";
 import { searchReplace } from "./search-replace.js";
 import { setAnnotations } from "./set-annotations.js";
 import { setImage } from "./set-image.js";
@@ -28,6 +29,8 @@ export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
   applySetters,
   dropComments,
   ensureNameSubstring,
+  kubeconform,
+  kubeval,
   noOp,
   searchReplace,
   setAnnotations,

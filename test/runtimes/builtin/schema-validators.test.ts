@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { kubeconform, kubeval } from "../../../src/runtimes/builtin/schema-validators.js";
+import { configMap, runBuiltin } from "../helpers.js";
+
+const PATH = `    internal.config.kubernetes.io/path: app.yaml
+    internal.config.kubernetes.io/index: "1"`;
+
+const INVALID = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: prod
+  annotations:
+${PATH}
+spec:
+  replicas: three
+  extra: 1
+  template:
+    spec:
+      containers:
+        - name: app
+          image: 7
+          ports:
+            - containerPort: http
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+---
+apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: pkg
+`;
+
+describe("kubeconform", () => {
+  it("reports each invalid field as kubeconform words it, with resource, field and file", async () => {
+    const out = await runBuiltin(kubeconform, INVALID, configMap({ strict: "true" }));
+    expect(out.results.map((r) => [r.field?.path, r.message])).toEqual([
+      ["spec", "missing property 'selector'"],
+      ["spec.replicas", "got string, want null or integer"],
+      ["spec.template.spec.containers.0", "validation failed"],
+      ["spec", "additional properties 'extra' not allowed"],
+    ]);
+    expect(out.results[0]).toMatchObject({
+      severity: "error",
+      resourceRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web", namespace: "prod" },
+      file: { path: "app.yaml", index: 1 },
+    });
+  });
+
+  it("allows unknown fields unless strict, and passes resources without a schema by", async () => {
+    const out = await runBuiltin(kubeconform, INVALID, configMap({}));
+    expect(out.results.map((r) => r.message)).not.toContain("additional properties 'extra' not allowed");
+    expect(out.results.some((r) => r.resourceRef?.kind === "Widget")).toBe(false);
+  });
+
+  it("skips kinds and validates a valid resource without results", async () => {
+    const valid = `apiVersion: v1
+kind: Service
+metadata:
+  name: s
+spec:
+  ports:
+    - port: 80
+      targetPort: http
+`;
+    expect((await runBuiltin(kubeconform, valid, configMap({ strict: "true" }))).results).toEqual([]);
+    const skipped = await runBuiltin(kubeconform, INVALID, configMap({ skip_kinds: "Deployment" }));
+    expect(skipped.results).toEqual([]);
+  });
+
+  it("validates against the requested Kubernetes version and refuses schema locations", async () => {
+    const old = await runBuiltin(kubeconform, INVALID, configMap({ kubernetes_version: "1.8.0" }));
+    expect(old.results).toEqual([]); // apps/v1 did not exist yet: no schema
+    const bad = await runBuiltin(kubeconform, INVALID, configMap({ kubernetes_version: "1.99.0" }));
+    expect(bad.results[0].message).toMatch(/^kubernetes_version "1.99.0": no schemas ship for it/);
+    const remote = await runBuiltin(kubeconform, INVALID, configMap({ schema_locations: "https://x" }));
+    expect(remote.results).toHaveLength(1);
+    expect(remote.results[0].message).toMatch(/^schema_locations is not supported by the builtin/);
+    expect(remote.results[0].severity).toBe("error");
+  });
+
+  it("reports int-or-string fields that are neither", async () => {
+    const svc = `apiVersion: v1
+kind: Service
+metadata:
+  name: s
+spec:
+  ports:
+    - port: 80
+      targetPort: true
+`;
+    const out = await runBuiltin(kubeconform, svc, configMap({}));
+    expect(out.results.map((r) => [r.field?.path, r.message])).toEqual([
+      ["spec.ports.0.targetPort", "oneOf failed, none matched"],
+    ]);
+  });
+});
+
+describe("kubeval", () => {
+  it("reports gojsonschema's errors, additional properties before the fields below", async () => {
+    const out = await runBuiltin(kubeval, INVALID, configMap({ strict: "true", skip_kinds: "Widget" }));
+    expect(out.results.map((r) => [r.field?.path, r.message])).toEqual([
+      ["selector", "selector is required"],
+      ["extra", "Additional property extra is not allowed"],
+      ["spec.replicas", "Invalid type. Expected: [integer,null], given: string"],
+      ["spec.template.spec.containers.0.image", "Invalid type. Expected: [string,null], given: integer"],
+      [
+        "spec.template.spec.containers.0.ports.0.containerPort",
+        "Invalid type. Expected: integer, given: string",
+      ],
+    ]);
+    expect(out.stderr).toBe("");
+  });
+
+  it("reports resources without a schema unless skipped or ignored (Kptfiles aside)", async () => {
+    const out = await runBuiltin(kubeval, INVALID, configMap({}));
+    const missing = out.results.filter((r) => r.resourceRef?.kind !== "Deployment");
+    expect(missing).toHaveLength(1);
+    expect(missing[0].message).toMatch(/^Validating arbitrary CRDs is not supported yet\. You can skip them/);
+    expect(missing[0].resourceRef).toMatchObject({ kind: "Widget", name: "w" });
+    const ignored = await runBuiltin(kubeval, INVALID, configMap({ ignore_missing_schemas: "true" }));
+    expect(ignored.results.some((r) => r.resourceRef?.kind === "Widget")).toBe(false);
+  });
+});
