@@ -12,8 +12,11 @@ import type { Document } from "yaml";
 /** One KRM resource: a YAML document whose contents is a mapping with apiVersion/kind/metadata. */
 export type KrmResource = Document;
 
-/** Severity of a function result, as in kpt's `framework.Severity`. */
-export type ResultSeverity = "error" | "warning" | "info";
+/**
+ * Severity of a function result, as in kpt's `framework.Severity`; `warn` is the catalog's
+ * TypeScript SDK spelling of a warning (kept as the function wrote it, as kpt does).
+ */
+export type ResultSeverity = "error" | "warning" | "warn" | "info";
 
 /** Reference to the resource a result is about (kpt's `ResourceRef`). */
 export interface ResultResourceRef {

@@ -33,7 +33,7 @@ export const ANNOTATIONS_PER_REQUEST = 50;
  */
 export const MAX_ANNOTATIONS = 500;
 
-const LEVELS = { error: "failure", warning: "warning", info: "notice" } as const;
+const LEVELS = { error: "failure", warning: "warning", warn: "warning", info: "notice" } as const;
 
 /** Severity → `annotation_level` (error → failure, warning → warning, info or none → notice). */
 export function annotationLevel(result: FunctionResult): CheckAnnotation["annotation_level"] {

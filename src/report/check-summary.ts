@@ -102,7 +102,7 @@ export function formatCheckReport(options: { packages: PackageReport[]; notes?: 
   const results = packages.flatMap((p) => p.result.steps.flatMap(stepResults));
   const failedSteps = packages.flatMap((p) => p.result.steps).filter(stepFailed).length;
   const errors = results.filter((r) => r.severity === "error").length;
-  const warnings = results.filter((r) => r.severity === "warning").length;
+  const warnings = results.filter((r) => r.severity === "warning" || r.severity === "warn").length;
   const tally = [
     failedSteps ? `${failedSteps} failed step${failedSteps === 1 ? "" : "s"}` : "",
     errors ? `${errors} error${errors === 1 ? "" : "s"}` : "",

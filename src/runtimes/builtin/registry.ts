@@ -9,12 +9,17 @@ import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 import { applyReplacements } from "./apply-replacements.js";
 import { applySetters } from "./apply-setters.js";
 import type { BuiltinFunction } from "./builtin-function.js";
+import { createSetters } from "./create-setters.js";
 import { dropComments } from "./drop-comments.js";
+import { enableGcpServices } from "./enable-gcp-services.js";
 import { ensureNameSubstring } from "./ensure-name-substring.js";
+import { generateFolders } from "./generate-folders.js";
 import { noOp } from "./no-op.js";
+import { removeLocalConfigResources } from "./remove-local-config-resources.js";
 import { kubeconform, kubeval } from "./schema-validators.js";
 import { searchReplace } from "./search-replace.js";
 import { setAnnotations } from "./set-annotations.js";
+import { setEnforcementAction } from "./set-enforcement-action.js";
 import { setImage } from "./set-image.js";
 import { setLabels } from "./set-labels.js";
 import { setNamespace } from "./set-namespace.js";
@@ -27,13 +32,18 @@ export const SDK_FAILURE_STDERR = "failed to evaluate function: error: function 
 export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
   applyReplacements,
   applySetters,
+  createSetters,
   dropComments,
+  enableGcpServices,
   ensureNameSubstring,
+  generateFolders,
   kubeconform,
   kubeval,
   noOp,
+  removeLocalConfigResources,
   searchReplace,
   setAnnotations,
+  setEnforcementAction,
   setImage,
   setLabels,
   setNamespace,

@@ -15,12 +15,19 @@ export const removeLocalConfigResources: BuiltinFunction = {
       const local = getAnnotation(doc, "config.kubernetes.io/local-config")?.toLowerCase() === "true";
       if (local) {
         const name = getString(doc, ["metadata", "name"]) ?? "";
-        results.push({ message: `Resource name: [${name}]`, severity: "info", file: { path: fileOf(doc)?.path ?? "" } });
+        results.push({
+          message: `Resource name: [${name}]`,
+          severity: "info",
+          file: { path: fileOf(doc)?.path ?? "" },
+        });
       }
       return !local;
     });
     if (results.length === 0) {
-      results.push({ message: "Found no resources to prune with the local config annotation", severity: "warning" });
+      results.push({
+        message: "Found no resources to prune with the local config annotation",
+        severity: "warning",
+      });
     } else {
       results.unshift({ message: `Number of resources pruned: ${results.length}`, severity: "info" });
     }

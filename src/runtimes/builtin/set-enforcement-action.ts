@@ -20,10 +20,15 @@ function failure(message: string) {
 export const setEnforcementAction: BuiltinFunction = {
   name: "set-enforcement-action",
   run(input) {
-    const parsed = input.functionConfig ? configMapData(input.functionConfig) : { data: new Map<string, string>() };
+    const parsed = input.functionConfig
+      ? configMapData(input.functionConfig)
+      : { data: new Map<string, string>() };
     const data = "error" in parsed ? new Map<string, string>() : parsed.data;
     if (data.size !== 1) {
-      return { items: input.items, ...failure("expecting exactly 1 enforcementAction as part of the ConfigMap") };
+      return {
+        items: input.items,
+        ...failure("expecting exactly 1 enforcementAction as part of the ConfigMap"),
+      };
     }
     const action = data.get("enforcementAction") ?? "";
     if (!ACTIONS.includes(action)) {
@@ -40,12 +45,19 @@ export const setEnforcementAction: BuiltinFunction = {
       const spec = ensureMap(doc, ["spec"]);
       if (!spec) continue;
       setMapString(spec, "enforcementAction", action);
-      results.push({ message: `Policy name: [${name}]`, severity: "info", file: { path: fileOf(doc)?.path ?? "" } });
+      results.push({
+        message: `Policy name: [${name}]`,
+        severity: "info",
+        file: { path: fileOf(doc)?.path ?? "" },
+      });
     }
     if (results.length === 0) {
       results.push({ message: `Found no policy to set to [${action}]`, severity: "warning" });
     } else {
-      results.unshift({ message: `Number of policies set to [${action}]: ${results.length}`, severity: "info" });
+      results.unshift({
+        message: `Number of policies set to [${action}]: ${results.length}`,
+        severity: "info",
+      });
     }
     return { items: input.items, results };
   },

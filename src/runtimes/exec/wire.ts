@@ -26,7 +26,7 @@ export function serializeResourceList(list: ResourceList): string {
   return out.toString({ lineWidth: 0 });
 }
 
-const SEVERITIES: readonly string[] = ["error", "warning", "info"];
+const SEVERITIES: readonly string[] = ["error", "warning", "warn", "info"];
 
 function toResult(value: unknown): FunctionResult | undefined {
   if (!value || typeof value !== "object") return undefined;
