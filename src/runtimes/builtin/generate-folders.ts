@@ -228,6 +228,31 @@ function isHierarchy(doc: KrmResource, apiVersion: string): boolean {
   return getString(doc, ["apiVersion"]) === apiVersion && getString(doc, ["kind"]) === "ResourceHierarchy";
 }
 
+function identity(doc: KrmResource): string {
+  const ref = resourceRef(doc);
+  return [ref.apiVersion, ref.kind, ref.namespace, ref.name].join("|");
+}
+
+/**
+ * The TypeScript SDK's `Configs.insert`: a generated resource replaces the input resource of the same
+ * apiVersion, kind, namespace and name (in its place, without its file annotations, so it goes to its
+ * default file), else it is appended. Re-rendering therefore regenerates rather than duplicates.
+ */
+function insertReplacing(items: readonly KrmResource[], generated: readonly KrmResource[]): KrmResource[] {
+  const out = [...items];
+  const at = new Map(out.map((doc, i) => [identity(doc), i]));
+  for (const doc of generated) {
+    const i = at.get(identity(doc));
+    if (i === undefined) {
+      at.set(identity(doc), out.length);
+      out.push(doc);
+    } else {
+      out[i] = doc;
+    }
+  }
+  return out;
+}
+
 /** The builtin `generate-folders`. */
 export const generateFolders: BuiltinFunction = {
   name: "generate-folders",
@@ -250,6 +275,6 @@ export const generateFolders: BuiltinFunction = {
       take(treeFolders(h, isV3));
     }
     // The catalog's TypeScript SDK writes nothing to stderr when it reports results.
-    return { items: [...input.items, ...generated], results, stderr: "" };
+    return { items: insertReplacing(input.items, generated), results, stderr: "" };
   },
 };

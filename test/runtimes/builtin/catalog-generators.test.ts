@@ -242,6 +242,9 @@ spec:
       spec: { displayName: "Team A", folderRef: { name: "dev" } },
     });
     expect(folders[0].getIn(["spec", "organizationRef", "external"])).toBe("123");
+    // Running again on its own output regenerates the folders in place instead of adding copies.
+    const again = await runBuiltin(generateFolders, out.yaml);
+    expect(again.items.map((d) => d.getIn(["metadata", "name"]))).toEqual(["h", "dev", "dev.team-a", "prod"]);
   });
 
   it("warns about older hierarchies and reports a missing subtree", async () => {
