@@ -14,6 +14,7 @@ import { dropComments } from "./drop-comments.js";
 import { enableGcpServices } from "./enable-gcp-services.js";
 import { ensureNameSubstring } from "./ensure-name-substring.js";
 import { generateFolders } from "./generate-folders.js";
+import { listSetters } from "./list-setters.js";
 import { noOp } from "./no-op.js";
 import { removeLocalConfigResources } from "./remove-local-config-resources.js";
 import { kubeconform, kubeval } from "./schema-validators.js";
@@ -23,6 +24,7 @@ import { setEnforcementAction } from "./set-enforcement-action.js";
 import { setImage } from "./set-image.js";
 import { setLabels } from "./set-labels.js";
 import { setNamespace } from "./set-namespace.js";
+import { setProjectId } from "./set-project-id.js";
 import { upsertResource } from "./upsert-resource.js";
 
 /** What the Go SDK's `fn.AsMain` prints to stderr when a function reports failure. */
@@ -39,6 +41,7 @@ export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
   generateFolders,
   kubeconform,
   kubeval,
+  listSetters,
   noOp,
   removeLocalConfigResources,
   searchReplace,
@@ -47,6 +50,7 @@ export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
   setImage,
   setLabels,
   setNamespace,
+  setProjectId,
   upsertResource,
 ];
 
