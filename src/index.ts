@@ -21,12 +21,22 @@ import { createPushHandler } from "./handlers/push.js";
 import { type OperatorSettings, readOperatorSettings } from "./lifecycle/operator-settings.js";
 import { WorkQueue } from "./lifecycle/work-queue.js";
 import { createDefaultRuntime } from "./runtimes/default.js";
+import { startProduction } from "./server/production.js";
+import { readServerSettings, type ServerSettings } from "./server/settings.js";
 
-/** Builds the app function from operator settings (tests pass their own; `probot run` uses the env). */
+/**
+ * Builds the app function from operator settings (tests pass their own; `probot run` uses the env).
+ * With `server` settings the app runs as a service (render worker pool with budgets, /healthz, /metrics,
+ * SIGTERM); without, it renders in process (tests).
+ */
 export function createApp(
   settings: OperatorSettings = readOperatorSettings(process.env),
+  server?: ServerSettings,
 ): ApplicationFunction {
-  return (app) => {
+  return (app, options) => {
+    const production = server
+      ? startProduction({ app, addHandler: options?.addHandler, settings: server, permissions: settings })
+      : undefined;
     const runtime = createDefaultRuntime({
       allowExec: settings.allowExec,
       useContainers: settings.allowContainers,
@@ -35,7 +45,8 @@ export function createApp(
     // One queue per app instance: per-branch serialization and duplicate detection (in memory, per process).
     const queue = new WorkQueue();
     // The operator's PORCHLIGHT_PUSH_ON_FAILURE is the default; `.github/porchlight.yml` overrides it.
-    const deps = { engine: { renderPackage, runtime }, queue, pushOnFailure: settings.pushOnFailure };
+    const engine = { renderPackage: production?.renderPackage ?? renderPackage, runtime };
+    const deps = { engine, queue, pushOnFailure: settings.pushOnFailure };
     // Draft pushes (render and commit) and default-branch pushes (check only).
     app.on("push", createPushHandler(deps));
     // Lifecycle (issue 4): propose / publish / reject, re-run, merge queue.
@@ -46,6 +57,7 @@ export function createApp(
   };
 }
 
-const porchlight: ApplicationFunction = (app, options) => createApp()(app, options);
+const porchlight: ApplicationFunction = (app, options) =>
+  createApp(readOperatorSettings(process.env), readServerSettings(process.env))(app, options);
 
 export default porchlight;

@@ -1,0 +1,125 @@
+/**
+ * What the app needs to run as a service, built once per app instance from the process settings:
+ * the render function bound to a worker-thread pool with the operator's budgets, Prometheus metrics,
+ * `/healthz` and `/metrics` on Probot's HTTP server, GitHub error counting, and graceful shutdown.
+ *
+ * Steps:
+ * 1. start the render pool (renders run off the main event loop, within time and memory budgets;
+ *    `PORCHLIGHT_RENDER_WORKERS=0` renders in process instead);
+ * 2. create the metrics and add `/healthz` and `/metrics` to Probot's server;
+ * 3. count GitHub errors by status on every installation client the app authenticates;
+ * 4. install the SIGTERM handler: drain the work queue (once attached), then stop the pool.
+ */
+import type { ApplicationFunctionOptions, Probot } from "probot";
+import { renderPackage as renderInProcess } from "../engine/render.js";
+import type { RenderOptions, RenderResult } from "../engine/types.js";
+import { operationsHandler } from "./http-endpoints.js";
+import { Metrics } from "./metrics.js";
+import { createRenderPool, type RenderPool } from "./render-pool.js";
+import type { ServerSettings } from "./settings.js";
+import { installShutdown, type Shutdown } from "./shutdown.js";
+
+/** The operator's runtime permissions the render workers are built with. */
+export interface RuntimePermissions {
+  allowExec: boolean;
+  allowContainers: boolean;
+  execTimeoutMs?: number;
+}
+
+/** Something whose running work can be drained on shutdown and measured (the work queue). */
+export interface Drainable {
+  close(): Promise<void>;
+  depth(): Promise<{ waiting: number; running: number }>;
+}
+
+/** Options of {@link startProduction}. */
+export interface ProductionOptions {
+  app: Probot;
+  /** Probot's `addHandler` (absent when the app is loaded without a server, e.g. in tests). */
+  addHandler?: ApplicationFunctionOptions["addHandler"] | undefined;
+  settings: ServerSettings;
+  permissions: RuntimePermissions;
+  /** Signals handled (default SIGTERM, SIGINT); tests pass `[]`. */
+  signals?: NodeJS.Signals[];
+  exit?: (code: number) => void;
+}
+
+/** The running service parts. */
+export interface Production {
+  /** The engine's `renderPackage`, bound to the pool (its `runtime` option is ignored: workers build their own). */
+  renderPackage(options: RenderOptions): Promise<RenderResult>;
+  metrics: Metrics;
+  shutdown: Shutdown;
+  /** Hands over the work queue: drained on shutdown, its depth exported as a metric. */
+  attachQueue(queue: Drainable): void;
+  /** Things to close last on shutdown (Redis connections). */
+  onClose(close: () => Promise<void>): void;
+}
+
+interface OctokitHooks {
+  hook?: { error(name: "request", fn: (error: { status?: number }) => unknown): void };
+}
+
+/** Wraps `app.auth` so every installation client counts its errors by status. */
+function countGitHubErrors(app: Probot, metrics: Metrics): void {
+  const auth = app.auth.bind(app);
+  app.auth = (async (...args: Parameters<Probot["auth"]>) => {
+    const octokit = await auth(...args);
+    (octokit as unknown as OctokitHooks).hook?.error("request", (error) => {
+      metrics.githubError(typeof error.status === "number" ? error.status : 0);
+      throw error;
+    });
+    return octokit;
+  }) as Probot["auth"];
+}
+
+/** Starts the service parts; see the module comment. */
+export function startProduction(options: ProductionOptions): Production {
+  const { settings, app } = options;
+  let queue: Drainable | undefined;
+  const closers: (() => Promise<void>)[] = [];
+  let pool: RenderPool | undefined;
+  const metrics = new Metrics({
+    queueDepth: async () => (queue ? queue.depth() : { waiting: 0, running: 0 }),
+    renderWorkers: () => pool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
+  });
+  if (settings.render.workers > 0) {
+    pool = createRenderPool({
+      budget: settings.render,
+      runtime: options.permissions,
+      onRender: (event) => metrics.render(event),
+    });
+  }
+  const shutdown = installShutdown({
+    graceMs: settings.shutdownGraceMs,
+    log: app.log,
+    ...(options.signals ? { signals: options.signals } : {}),
+    ...(options.exit ? { exit: options.exit } : {}),
+    drain: async () => {
+      await queue?.close();
+    },
+    abort: async () => {
+      await pool?.close();
+    },
+    close: async () => {
+      await pool?.close();
+      for (const close of closers) await close().catch(() => undefined);
+    },
+  });
+  options.addHandler?.(operationsHandler({ metrics, stopping: shutdown.stopping }));
+  countGitHubErrors(app, metrics);
+  app.onAny(async (context) => metrics.webhook(context.name));
+  return {
+    renderPackage: pool
+      ? (renderOptions) => (pool as RenderPool).renderPackage(renderOptions)
+      : renderInProcess,
+    metrics,
+    shutdown,
+    attachQueue(q) {
+      queue = q;
+    },
+    onClose(close) {
+      closers.push(close);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * A render worker thread: builds its function runtime once from the operator's settings (never from the
+ * repository), then renders one package per message with the pure engine and posts the result back.
+ * Started by `render-pool.ts`, with a heap limit and a scrubbed environment.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { renderPackage } from "../engine/render.js";
+import type { RenderResult } from "../engine/types.js";
+import { createDefaultRuntime, type DefaultRuntimeOptions } from "../runtimes/default.js";
+import type { WorkerReply, WorkerRequest, WorkerSettings } from "./render-pool.js";
+
+const settings = workerData as WorkerSettings;
+const runtimeOptions: DefaultRuntimeOptions & { starlarkMaxSteps?: number } = {
+  allowExec: settings.allowExec,
+  useContainers: settings.allowContainers,
+  starlarkMaxSteps: settings.starlarkMaxSteps,
+  ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
+};
+const runtime = createDefaultRuntime(runtimeOptions);
+
+function reply(message: WorkerReply): void {
+  parentPort?.postMessage(message);
+}
+
+parentPort?.on("message", async ({ id, request }: WorkerRequest) => {
+  let result: RenderResult;
+  try {
+    result = await renderPackage({ ...request, runtime });
+  } catch (err) {
+    reply({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    return;
+  }
+  // The resources (yaml Documents) are for the CLI's `-o stdout` only; the app stores `files`.
+  const { resources: _resources, ...cloneable } = result;
+  try {
+    reply({ id, result: cloneable });
+  } catch (err) {
+    reply({ id, error: `the render result cannot be sent back: ${(err as Error).message}` });
+  }
+});

@@ -1,0 +1,71 @@
+/**
+ * Settings of the app process (environment): its role, the shared queue, shutdown and render budgets.
+ * `REDIS_URL` is a secret (it may hold a password): it is passed to the Redis client only, never logged
+ * and never seen by render workers or functions.
+ */
+import { z } from "zod";
+import { type RenderBudget, readRenderBudget } from "./render-budget.js";
+
+/**
+ * What a process does: `all` (default) receives webhooks and works; `worker` only works (takes jobs
+ * from the shared queue; webhooks sent to it are acknowledged and ignored); `receiver` only turns
+ * webhooks into jobs. `worker` and `receiver` need `REDIS_URL` (a shared queue).
+ */
+export type Role = "all" | "worker" | "receiver";
+
+/** The process settings. */
+export interface ServerSettings {
+  /** `PORCHLIGHT_ROLE`. */
+  role: Role;
+  /** `REDIS_URL`: the BullMQ queue (and Probot's throttling) on Redis; absent = the embedded queue. */
+  redisUrl?: string;
+  /** Jobs one process runs at once (`PORCHLIGHT_JOB_CONCURRENCY`, default 4). */
+  jobConcurrency: number;
+  /** Time running jobs get to finish after SIGTERM (`PORCHLIGHT_SHUTDOWN_GRACE_MS`, default 25 000). */
+  shutdownGraceMs: number;
+  /** Render budgets (see `render-budget.ts`). */
+  render: RenderBudget;
+}
+
+const envSchema = z.object({
+  PORCHLIGHT_ROLE: z.enum(["all", "worker", "receiver"]).optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  PORCHLIGHT_JOB_CONCURRENCY: z
+    .string()
+    .regex(/^[1-9]\d*$/, "must be a whole number of jobs (1 or more)")
+    .optional(),
+  PORCHLIGHT_SHUTDOWN_GRACE_MS: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number of milliseconds")
+    .optional(),
+});
+
+/**
+ * Reads {@link ServerSettings} from `env` (unset or empty: the default).
+ * @throws Error naming the variable (never its value) when a value is invalid, or when a `worker` /
+ * `receiver` role has no `REDIS_URL`.
+ */
+export function readServerSettings(env: Record<string, string | undefined>): ServerSettings {
+  const set = Object.fromEntries(Object.keys(envSchema.shape).map((k) => [k, env[k] || undefined]));
+  const parsed = envSchema.safeParse(set);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`porchlight: invalid environment variable ${String(issue?.path[0])}: ${issue?.message}`);
+  }
+  const e = parsed.data;
+  const role = e.PORCHLIGHT_ROLE ?? "all";
+  if (role !== "all" && !e.REDIS_URL)
+    throw new Error(
+      `porchlight: PORCHLIGHT_ROLE=${role} needs REDIS_URL (a queue shared with other processes)`,
+    );
+  return {
+    role,
+    ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
+    jobConcurrency: e.PORCHLIGHT_JOB_CONCURRENCY ? Number(e.PORCHLIGHT_JOB_CONCURRENCY) : 4,
+    shutdownGraceMs: e.PORCHLIGHT_SHUTDOWN_GRACE_MS ? Number(e.PORCHLIGHT_SHUTDOWN_GRACE_MS) : 25_000,
+    render: readRenderBudget(env),
+  };
+}

@@ -1,0 +1,203 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { functionEnv } from "../../src/server/function-env.js";
+import { operationsHandler } from "../../src/server/http-endpoints.js";
+import { Metrics } from "../../src/server/metrics.js";
+import { DEFAULT_RENDER_BUDGET, readRenderBudget } from "../../src/server/render-budget.js";
+import { readServerSettings } from "../../src/server/settings.js";
+import { installShutdown } from "../../src/server/shutdown.js";
+
+const SECRETS = {
+  PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----",
+  WEBHOOK_SECRET: "hush",
+  REDIS_URL: "redis://:pw@127.0.0.1:6379",
+  GITHUB_TOKEN: "ghs_x",
+  SENTRY_DSN: "https://k@sentry",
+  APP_ID: "1",
+};
+
+describe("operator settings of the process", () => {
+  it("reads the render budgets, with defaults, and refuses bad values naming the variable", () => {
+    expect(readRenderBudget({})).toEqual(DEFAULT_RENDER_BUDGET);
+    expect(
+      readRenderBudget({
+        PORCHLIGHT_RENDER_TIMEOUT_MS: "5000",
+        PORCHLIGHT_RENDER_MEMORY_MB: "256",
+        PORCHLIGHT_RENDER_WORKERS: "3",
+        PORCHLIGHT_STARLARK_MAX_STEPS: "1000",
+      }),
+    ).toEqual({ timeoutMs: 5000, memoryMb: 256, workers: 3, starlarkMaxSteps: 1000 });
+    expect(() => readRenderBudget({ PORCHLIGHT_RENDER_TIMEOUT_MS: "1m" })).toThrow(
+      "invalid environment variable PORCHLIGHT_RENDER_TIMEOUT_MS: must be a whole number of milliseconds",
+    );
+    expect(() => readRenderBudget({ PORCHLIGHT_RENDER_MEMORY_MB: "8" })).toThrow("must be at least 32");
+  });
+
+  it("reads the role and REDIS_URL; never prints the URL; worker and receiver need Redis", () => {
+    expect(readServerSettings({})).toMatchObject({ role: "all", jobConcurrency: 4, shutdownGraceMs: 25_000 });
+    expect(readServerSettings({})).not.toHaveProperty("redisUrl");
+    const redis = "redis://:s3cret@10.0.0.1:6379/0";
+    expect(readServerSettings({ REDIS_URL: redis, PORCHLIGHT_ROLE: "worker" })).toMatchObject({
+      role: "worker",
+      redisUrl: redis,
+    });
+    expect(() => readServerSettings({ PORCHLIGHT_ROLE: "worker" })).toThrow(
+      "PORCHLIGHT_ROLE=worker needs REDIS_URL",
+    );
+    let message = "";
+    try {
+      readServerSettings({ REDIS_URL: "http://:s3cret@host" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain("REDIS_URL: must be a redis:// or rediss:// URL");
+    expect(message).not.toContain("s3cret");
+  });
+});
+
+describe("function environment", () => {
+  it("passes an allowlist, never the server's secrets, even when the operator lists them", () => {
+    const env = functionEnv({
+      ...SECRETS,
+      PATH: "/usr/bin",
+      HOME: "/home/app",
+      LC_ALL: "C",
+      HTTPS_PROXY: "http://proxy:3128",
+      RANDOM: "x",
+      PORCHLIGHT_FUNCTION_ENV: "HTTPS_PROXY, PRIVATE_KEY,REDIS_URL,WEBHOOK_SECRET",
+    });
+    expect(env).toEqual({
+      PATH: "/usr/bin",
+      HOME: "/home/app",
+      LC_ALL: "C",
+      HTTPS_PROXY: "http://proxy:3128",
+    });
+  });
+});
+
+describe("/healthz and /metrics", () => {
+  let server: Server | undefined;
+  afterEach(() => server?.close());
+
+  async function serve(metrics: Metrics, stopping: () => boolean): Promise<string> {
+    const handler = operationsHandler({ metrics, stopping });
+    const http = createServer(async (req, res) => {
+      if (!(await handler(req, res))) res.writeHead(404).end();
+    });
+    server = http;
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  }
+
+  it("answers health without repository data, 503 once stopping", async () => {
+    let stopping = false;
+    const url = await serve(new Metrics({}, { defaultMetrics: false }), () => stopping);
+    const ok = await fetch(`${url}/healthz`);
+    expect([ok.status, await ok.json()]).toEqual([200, { status: "ok" }]);
+    stopping = true;
+    const draining = await fetch(`${url}/healthz`);
+    expect([draining.status, await draining.json()]).toEqual([503, { status: "stopping" }]);
+    expect((await fetch(`${url}/other`)).status).toBe(404);
+  });
+
+  it("exposes queue depth, renders, durations, failures, GitHub errors by status", async () => {
+    const metrics = new Metrics({
+      queueDepth: async () => ({ waiting: 3, running: 2 }),
+      renderWorkers: () => ({ workers: 2, busy: 1, queued: 0 }),
+    });
+    metrics.render({ outcome: "ok", queuedMs: 5, durationMs: 120 });
+    metrics.render({ outcome: "timeout", queuedMs: 0, durationMs: 60_000 });
+    metrics.job("draft", "failed");
+    metrics.githubError(503);
+    metrics.githubError(503);
+    metrics.webhook("push");
+    const url = await serve(metrics, () => false);
+    const response = await fetch(`${url}/metrics`);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    const text = await response.text();
+    for (const line of [
+      'porchlight_queue_jobs{state="waiting"} 3',
+      'porchlight_queue_jobs{state="running"} 2',
+      'porchlight_render_workers{state="busy"} 1',
+      'porchlight_renders_total{outcome="ok"} 1',
+      'porchlight_renders_total{outcome="timeout"} 1',
+      'porchlight_render_duration_seconds_count{outcome="ok"} 1',
+      'porchlight_jobs_total{kind="draft",outcome="failed"} 1',
+      'porchlight_github_errors_total{status="503"} 2',
+      'porchlight_webhooks_total{event="push"} 1',
+    ])
+      expect(text).toContain(line);
+    expect(text).toContain("process_resident_memory_bytes");
+  });
+});
+
+describe("graceful shutdown", () => {
+  const log = { info: () => undefined, warn: () => undefined };
+
+  it("drains running jobs within the grace period, then exits 0", async () => {
+    const steps: string[] = [];
+    let exitCode: number | undefined;
+    const sd = installShutdown({
+      graceMs: 1_000,
+      log,
+      signals: [],
+      drain: async () => {
+        steps.push("drain");
+        await new Promise((r) => setTimeout(r, 50));
+        steps.push("drained");
+      },
+      abort: async () => void steps.push("abort"),
+      close: async () => void steps.push("close"),
+      exit: (code) => {
+        exitCode = code;
+      },
+    });
+    expect(sd.stopping()).toBe(false);
+    const done = sd.shutdown("SIGTERM");
+    expect(sd.stopping()).toBe(true);
+    await done;
+    expect(steps).toEqual(["drain", "drained", "close"]);
+    expect(exitCode).toBe(0);
+  });
+
+  it("after the grace period aborts in-flight work so it concludes, then exits", async () => {
+    const steps: string[] = [];
+    let exitCode: number | undefined;
+    let finish: () => void = () => undefined;
+    const sd = installShutdown({
+      graceMs: 50,
+      abortMs: 1_000,
+      log,
+      signals: [],
+      drain: () => new Promise<void>((resolve) => (finish = resolve)),
+      abort: async () => {
+        steps.push("abort");
+        setTimeout(finish, 10);
+      },
+      exit: (code) => {
+        exitCode = code;
+      },
+    });
+    await sd.shutdown("SIGTERM");
+    expect(steps).toEqual(["abort"]);
+    expect(exitCode).toBe(0);
+  });
+
+  it("exits 1 when jobs are still running after the abort window", async () => {
+    let exitCode: number | undefined;
+    const sd = installShutdown({
+      graceMs: 20,
+      abortMs: 20,
+      log,
+      signals: [],
+      drain: () => new Promise<void>(() => undefined),
+      abort: async () => undefined,
+      exit: (code) => {
+        exitCode = code;
+      },
+    });
+    await sd.shutdown("SIGTERM");
+    expect(exitCode).toBe(1);
+  });
+});

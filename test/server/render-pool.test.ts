@@ -1,0 +1,143 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { renderPackage } from "../../src/engine/render.js";
+import { createDefaultRuntime } from "../../src/runtimes/default.js";
+import { DEFAULT_RENDER_BUDGET } from "../../src/server/render-budget.js";
+import {
+  createRenderPool,
+  type RenderPool,
+  RenderPoolClosedError,
+  type RenderPoolEvent,
+} from "../../src/server/render-pool.js";
+import { ensureBuiltCli, repoRoot } from "../helpers/built-cli.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const hostile = pathToFileURL(path.join(repoRoot, "test/fixtures/workers/hostile-worker.mjs"));
+const runtime = createDefaultRuntime({ allowExec: false, useContainers: false });
+const files = (kptfile: string, extra: Record<string, string> = {}) =>
+  new Map(Object.entries({ Kptfile: kptfile, ...extra }).map(([k, v]) => [k, encoder.encode(v)]));
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: web
+pipeline:
+  mutators:
+    - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1
+      configMap:
+        namespace: prod
+`;
+const DEPLOY = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web # the app\n";
+
+let pool: RenderPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+function hostilePool(budget: Partial<typeof DEFAULT_RENDER_BUDGET>, events?: RenderPoolEvent[]) {
+  pool = createRenderPool({
+    budget: { ...DEFAULT_RENDER_BUDGET, workers: 1, ...budget },
+    runtime: { allowExec: false, allowContainers: false },
+    workerUrl: hostile,
+    env: { PATH: "/usr/bin" },
+    onRender: (e) => events?.push(e),
+  });
+  return pool;
+}
+
+describe("render pool (worker threads with budgets)", () => {
+  it("renders in a worker exactly as the engine does in process", { timeout: 180_000 }, async () => {
+    ensureBuiltCli();
+    pool = createRenderPool({
+      budget: { ...DEFAULT_RENDER_BUDGET, workers: 1 },
+      runtime: { allowExec: false, allowContainers: false },
+      workerUrl: pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js")),
+    });
+    const input = files(KPTFILE, { "deploy.yaml": DEPLOY });
+    const [inWorker, inProcess] = await Promise.all([
+      pool.renderPackage({ files: input, packageName: "web", runtime }),
+      renderPackage({ files: input, packageName: "web", runtime }),
+    ]);
+    expect(inWorker.ok).toBe(true);
+    expect(decoder.decode(inWorker.files?.get("deploy.yaml"))).toContain("namespace: prod");
+    const { resources: _r, ...expected } = inProcess;
+    expect({ ...inWorker, steps: inWorker.steps.map((s) => ({ ...s, durationMs: 0 })) }).toEqual({
+      ...expected,
+      steps: expected.steps.map((s) => ({ ...s, durationMs: 0 })),
+    });
+  });
+
+  it("stops a render over the time budget, names the package and the limit, and keeps serving", async () => {
+    const events: RenderPoolEvent[] = [];
+    const p = hostilePool({ timeoutMs: 300 }, events);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    const spun = await p.renderPackage({ files: new Map(), packageName: "spin", runtime });
+    clearInterval(ticker);
+    expect(spun.ok).toBe(false);
+    expect(spun.files).toBeUndefined();
+    expect(spun.error).toBe(
+      'porchlight: rendering package "spin" was stopped: it went over the time budget of 300 ms (PORCHLIGHT_RENDER_TIMEOUT_MS)',
+    );
+    expect(spun.status.conditions[0]).toMatchObject({ type: "Rendered", status: "False" });
+    // The main thread was never blocked while the worker spun.
+    expect(ticks).toBeGreaterThan(3);
+    // The worker was replaced: the next render works.
+    expect((await p.renderPackage({ files: new Map(), packageName: "ok", runtime })).ok).toBe(true);
+    expect(events.map((e) => e.outcome)).toEqual(["timeout", "ok"]);
+  });
+
+  it("stops a render over the memory budget with a message naming the limit", async () => {
+    const p = hostilePool({ memoryMb: 64, timeoutMs: 60_000 });
+    const hog = await p.renderPackage({ files: new Map(), packageName: "hog", runtime });
+    expect(hog.ok).toBe(false);
+    expect(hog.error).toBe(
+      'porchlight: rendering package "hog" was stopped: it went over the memory budget of 64 MiB (PORCHLIGHT_RENDER_MEMORY_MB)',
+    );
+    expect((await p.renderPackage({ files: new Map(), packageName: "ok", runtime })).ok).toBe(true);
+  });
+
+  it("runs renders side by side up to the worker count; one spinning package does not hold up another", async () => {
+    const p = hostilePool({ workers: 2, timeoutMs: 1_500 });
+    const spinning = p.renderPackage({ files: new Map(), packageName: "spin", runtime });
+    const other = await p.renderPackage({ files: new Map(), packageName: "ok", runtime });
+    expect(other.ok).toBe(true);
+    expect(p.stats()).toMatchObject({ workers: 2, busy: 1, queued: 0 });
+    expect((await spinning).ok).toBe(false);
+  });
+
+  it("rejects (a bug, not a package failure) when the engine throws or the worker exits", async () => {
+    const p = hostilePool({});
+    await expect(p.renderPackage({ files: new Map(), packageName: "throw", runtime })).rejects.toThrow(
+      'rendering package "throw" failed: Error: boom',
+    );
+    await expect(p.renderPackage({ files: new Map(), packageName: "exit", runtime })).rejects.toThrow(
+      "exited (3)",
+    );
+    expect((await p.renderPackage({ files: new Map(), packageName: "ok", runtime })).ok).toBe(true);
+  });
+
+  it("gives workers only the environment it was given (no server secret)", async () => {
+    const p = hostilePool({});
+    const result = await p.renderPackage({ files: new Map(), packageName: "ok", runtime });
+    expect(result.error).toBe("PATH");
+  });
+
+  it("rejects waiting and in-flight renders on close", async () => {
+    const p = hostilePool({ timeoutMs: 60_000 });
+    const first = p.renderPackage({ files: new Map(), packageName: "spin", runtime });
+    const second = p.renderPackage({ files: new Map(), packageName: "ok", runtime });
+    const rejected = Promise.all([
+      expect(first).rejects.toBeInstanceOf(RenderPoolClosedError),
+      expect(second).rejects.toBeInstanceOf(RenderPoolClosedError),
+    ]);
+    await new Promise((r) => setTimeout(r, 100));
+    await p.close();
+    await rejected;
+    await expect(p.renderPackage({ files: new Map(), packageName: "ok", runtime })).rejects.toBeInstanceOf(
+      RenderPoolClosedError,
+    );
+  });
+});
