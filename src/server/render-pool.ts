@@ -33,8 +33,14 @@ export interface WorkerRequest {
   };
 }
 
-/** A worker's answer: the result (without `resources`), or the text of an unexpected error. */
-export type WorkerReply = { id: number; result: RenderResult } | { id: number; error: string };
+/**
+ * A worker's message: `ready` once it has loaded (the time budget of a render starts then), then per
+ * render the result (without `resources`) or the text of an unexpected error.
+ */
+export type WorkerReply =
+  | { ready: true }
+  | { id: number; result: RenderResult }
+  | { id: number; error: string };
 
 /** How one render ended, for metrics: `timeout` / `memory` are budget failures, `crash` a worker that died. */
 export type RenderOutcome = "ok" | "failed" | "timeout" | "memory" | "crash";
@@ -95,6 +101,8 @@ interface Slot {
   worker: Worker;
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** The worker has loaded the engine (a render's time budget does not include start-up). */
+  ready: boolean;
   gone: boolean;
 }
 
@@ -169,8 +177,13 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     });
     // A worker never keeps the process alive by itself (a waiting render's timer does).
     worker.unref();
-    const slot: Slot = { worker, job: undefined, timer: undefined, gone: false };
+    const slot: Slot = { worker, job: undefined, timer: undefined, ready: false, gone: false };
     worker.on("message", (reply: WorkerReply) => {
+      if ("ready" in reply) {
+        slot.ready = true;
+        if (slot.job) startClock(slot, slot.job);
+        return;
+      }
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
       release(slot);
@@ -227,6 +240,12 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
 
   const dispatch = (slot: Slot, job: Job) => {
     slot.job = job;
+    slot.worker.postMessage({ id: job.id, request: job.request } satisfies WorkerRequest);
+    if (slot.ready) startClock(slot, job);
+  };
+
+  /** The render's time budget runs from now (the worker is ready and has the request). */
+  const startClock = (slot: Slot, job: Job) => {
     job.startedAt = Date.now();
     slot.timer = setTimeout(() => {
       if (slot.job !== job) return;
@@ -239,7 +258,6 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       );
       pump();
     }, budget.timeoutMs);
-    slot.worker.postMessage({ id: job.id, request: job.request } satisfies WorkerRequest);
   };
 
   const pump = () => {

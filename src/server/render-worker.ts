@@ -38,3 +38,5 @@ parentPort?.on("message", async ({ id, request }: WorkerRequest) => {
     reply({ id, error: `the render result cannot be sent back: ${(err as Error).message}` });
   }
 });
+
+reply({ ready: true });

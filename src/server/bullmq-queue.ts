@@ -1,0 +1,232 @@
+/**
+ * The work queue on Redis (BullMQ), used when `REDIS_URL` is set: any number of identical app processes
+ * share it — webhook receivers enqueue and answer at once, workers run the jobs. It keeps the work-queue
+ * contract (`src/lifecycle/queue/work-queue.ts`) across processes:
+ *
+ * 1. Per key at most one job runs and one waits: BullMQ `deduplication` with `keepLastIfActive` (a key
+ *    that runs stores the newest hint and turns it into ONE job when the run ends; plain deduplication
+ *    would drop the newest head) and `replace` (a key delayed for a retry is replaced by the new hint,
+ *    which runs at once). A hint for a key that already waits updates the waiting job's data.
+ * 2. Retryable errors run the job again after the policy's backoff (BullMQ `attempts` with a custom
+ *    backoff), and so does a run cut short by this process's shutdown (another process takes it);
+ *    other errors end it (`onFailed`).
+ * 3. Installations are served fairly: a job's BullMQ priority is the number of jobs its installation
+ *    enqueued in the current window (`fairnessWindowMs`), so a burst of one installation queues behind
+ *    the first jobs of the others instead of in front of them.
+ * 4. A crashed worker's job is not lost: its lock expires after `lockMs` and BullMQ's stalled-job check
+ *    (run every `lockMs` by every live worker) puts it back: it runs again within 2 × `lockMs` (60 s by
+ *    default) once any worker is alive. A job that stalls 3 times fails (`onFailed`).
+ * 5. `remember` / `remembers`: a memo shared by every process (`SET key PX ttl`).
+ *
+ * Jobs are plain JSON. Keys in Redis are under `<prefix>:<name>:` (BullMQ) and `<prefix>:memo:` /
+ * `<prefix>:fair:` (ours).
+ */
+import { randomUUID } from "node:crypto";
+import { Job as BullJob, Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+
+/** What the queue needs to know of a job: its kind (for logs and metrics) and its installation. */
+export interface QueueJob {
+  kind: string;
+  installationId: number;
+}
+
+/** The retry policy (same shape as the embedded queue's). */
+export interface QueueRetryPolicy {
+  maxAttempts: number;
+  isRetryable: (error: unknown) => boolean;
+  /** Delay before run `attempt + 1`, ms. */
+  retryDelayMs: (attempt: number, error: unknown) => number;
+}
+
+/** Options of {@link BullWorkQueue}. */
+export interface BullWorkQueueOptions<J extends QueueJob> {
+  /** `redis://[:password@]host:port[/db]` (a secret: never logged). */
+  redisUrl: string;
+  /** The deduplication key of a job (one per branch, pull request, ...). */
+  keyOf: (job: J) => string;
+  retry: QueueRetryPolicy;
+  /** Jobs this process runs at once. Default 4. */
+  concurrency?: number;
+  /** Queue name. Default `jobs`. */
+  name?: string;
+  /** Redis key prefix. Default `porchlight`. */
+  prefix?: string;
+  /** Job lock and stalled-check interval, ms. Default 30 000. */
+  lockMs?: number;
+  /** Window of the per-installation job count that sets priorities, ms. Default 60 000. */
+  fairnessWindowMs?: number;
+  /** A job failed for good (not retryable, out of attempts, or stalled too often). */
+  onFailed?: (job: J, error: unknown) => void;
+  /** Every run's end (metrics). */
+  onRunEnd?: (job: J, outcome: "done" | "retried" | "failed") => void;
+  /** Connection and worker errors (never carry the URL's password). */
+  onError?: (error: Error) => void;
+}
+
+/** What a handler learns about its run. */
+export interface QueueJobRun {
+  /** 1 for the first run, 2 for the first retry, ... */
+  attempt: number;
+}
+
+interface Stored<J> {
+  job: J;
+}
+
+/** BullMQ priorities are 1 (first) to 2^21 - 1. */
+const MAX_PRIORITY = 2_097_151;
+/** States of a job that has not started. */
+const NOT_STARTED = new Set(["waiting", "prioritized", "delayed", "paused"]);
+
+/** The BullMQ work queue; see the module comment. */
+export class BullWorkQueue<J extends QueueJob> {
+  readonly #options: BullWorkQueueOptions<J>;
+  readonly #prefix: string;
+  readonly #name: string;
+  readonly #lockMs: number;
+  readonly #redis: Redis;
+  readonly #queue: Queue<Stored<J>>;
+  #worker: Worker<Stored<J>> | undefined;
+  #workerRedis: Redis | undefined;
+  readonly #rethrown = new WeakSet<object>();
+  #closed = false;
+
+  constructor(options: BullWorkQueueOptions<J>) {
+    this.#options = options;
+    this.#prefix = options.prefix ?? "porchlight";
+    this.#name = options.name ?? "jobs";
+    this.#lockMs = options.lockMs ?? 30_000;
+    this.#redis = this.#connect();
+    this.#queue = new Queue<Stored<J>>(this.#name, { connection: this.#redis, prefix: this.#prefix });
+    this.#queue.on("error", (error) => this.#error(error));
+  }
+
+  #connect(): Redis {
+    const redis = new Redis(this.#options.redisUrl, { maxRetriesPerRequest: null });
+    redis.on("error", (error) => this.#error(error));
+    return redis;
+  }
+
+  #error(error: Error): void {
+    this.#options.onError?.(error);
+  }
+
+  /** Stores a hint (resolves once Redis has it). */
+  async enqueue(job: J): Promise<void> {
+    if (this.#closed) return;
+    const key = this.#options.keyOf(job);
+    const id = randomUUID();
+    const added = await this.#queue.add(
+      job.kind,
+      { job },
+      {
+        jobId: id,
+        priority: await this.#priority(job.installationId),
+        deduplication: { id: key, keepLastIfActive: true, replace: true },
+        attempts: this.#options.retry.maxAttempts,
+        backoff: { type: "porchlight" },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
+    if (added.id === id) return;
+    // Deduplicated: a job of this key waits (give it the newest hint) or runs (BullMQ keeps the newest).
+    const existing = added.id ? await BullJob.fromId<Stored<J>>(this.#queue, added.id) : undefined;
+    if (existing && NOT_STARTED.has(await existing.getState()))
+      await existing.updateData({ job }).catch(() => undefined);
+  }
+
+  /** The number of jobs this installation enqueued in the current window, as a BullMQ priority. */
+  async #priority(installationId: number): Promise<number> {
+    const key = `${this.#prefix}:fair:${installationId}`;
+    const window = this.#options.fairnessWindowMs ?? 60_000;
+    const result = await this.#redis.multi().set(key, 0, "PX", window, "NX").incr(key).exec();
+    const count = Number(result?.[1]?.[1] ?? 1);
+    return Math.min(Math.max(1, count), MAX_PRIORITY);
+  }
+
+  /** Starts running jobs in this process with `handler` (once). */
+  async start(handler: (job: J, run: QueueJobRun) => Promise<void>): Promise<void> {
+    if (this.#worker) throw new Error("the work queue is already started");
+    const { retry } = this.#options;
+    this.#workerRedis = this.#connect();
+    this.#worker = new Worker<Stored<J>>(
+      this.#name,
+      async (bull) => {
+        const { job } = bull.data;
+        const attempt = bull.attemptsMade + 1;
+        try {
+          await handler(job, { attempt });
+        } catch (error) {
+          // A run cut short by this process's shutdown runs again in another process.
+          if ((this.#closed || retry.isRetryable(error)) && attempt < retry.maxAttempts) {
+            this.#options.onRunEnd?.(job, "retried");
+            if (typeof error === "object" && error) this.#rethrown.add(error);
+            throw error;
+          }
+          this.#options.onRunEnd?.(job, "failed");
+          this.#options.onFailed?.(job, error);
+          return;
+        }
+        this.#options.onRunEnd?.(job, "done");
+      },
+      {
+        connection: this.#workerRedis,
+        prefix: this.#prefix,
+        concurrency: this.#options.concurrency ?? 4,
+        lockDuration: this.#lockMs,
+        stalledInterval: this.#lockMs,
+        maxStalledCount: 2,
+        settings: {
+          backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) =>
+            retry.retryDelayMs(attemptsMade, error),
+        },
+      },
+    );
+    this.#worker.on("error", (error) => this.#error(error));
+    // A job that failed outside the handler (stalled too often): report it once.
+    this.#worker.on("failed", (bull, error) => {
+      if (this.#rethrown.has(error) || !bull) return;
+      this.#options.onFailed?.(bull.data.job, error);
+    });
+    await this.#worker.waitUntilReady();
+  }
+
+  /** Jobs waiting (incl. delayed retries and prioritized) and running, over every process. */
+  async depth(): Promise<{ waiting: number; running: number }> {
+    const c = await this.#queue.getJobCounts("waiting", "prioritized", "delayed", "active");
+    return {
+      waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0),
+      running: c.active ?? 0,
+    };
+  }
+
+  /** Resolves when no job waits, is delayed or runs in any process (tests, benchmarks). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const { waiting, running } = await this.depth();
+      if (waiting === 0 && running === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Stops taking jobs; resolves when this process's running jobs have finished; closes the connections. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#worker?.close();
+    await this.#queue.close();
+    await Promise.all([this.#redis, this.#workerRedis].map((r) => r?.quit().catch(() => undefined)));
+  }
+
+  /** Remembers `key` for `ttlMs` in every process. */
+  async remember(key: string, ttlMs: number): Promise<void> {
+    await this.#redis.set(`${this.#prefix}:memo:${key}`, "1", "PX", Math.max(1, Math.round(ttlMs)));
+  }
+
+  /** True when some process remembered `key` and it has not expired. */
+  async remembers(key: string): Promise<boolean> {
+    return (await this.#redis.exists(`${this.#prefix}:memo:${key}`)) === 1;
+  }
+}

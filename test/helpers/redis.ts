@@ -1,0 +1,79 @@
+/**
+ * A throwaway redis-server for tests that need a real Redis (BullMQ): started on a free loopback port
+ * with no persistence, stopped by the test. `.ci/run` installs redis-server when it is missing; elsewhere
+ * tests skip visibly when it cannot start.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/** A running redis-server. */
+export interface TestRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Whether a redis-server binary is on PATH. */
+export function redisAvailable(): boolean {
+  try {
+    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts redis-server on a free loopback port. Throws with its output when it does not come up. */
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "porchlight-redis-"));
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      if (output.includes("Ready to accept connections")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited (${code}):\n${output}`));
+    });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
