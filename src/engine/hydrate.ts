@@ -127,7 +127,7 @@ export class Hydration {
         const createdAnnotations = annotateRead(doc.doc, {
           relPath: rel,
           index: doc.index,
-          seqIndent: parsed.seqIndent,
+          seqIndent: doc.seqIndent,
         });
         this.working.push({
           doc: doc.doc,

@@ -7,15 +7,17 @@ import { posix } from "node:path";
 import type { Document } from "yaml";
 import {
   annotationsOf,
+  getAnnotation,
   INTERNAL_PATH,
   LEGACY_PATH,
   type ResourceLocation,
   readLocation,
+  SEQ_INDENT,
   setAnnotations,
   stripPipelineAnnotations,
 } from "../krm/annotations.js";
 import { joinPath } from "../krm/package-tree.js";
-import { type ParsedFile, renderFileText } from "../krm/yaml-io.js";
+import { type DocumentToWrite, type ParsedFile, renderFileText } from "../krm/yaml-io.js";
 import type { Entry } from "./entries.js";
 
 const encoder = new TextEncoder();
@@ -83,12 +85,17 @@ export function composeFiles(options: {
   }
   for (const [file, list] of groups) {
     list.sort((a, b) => a.index - b.index || a.order - b.order);
-    for (const p of list) stripPipelineAnnotations(p.entry.doc, p.entry.createdAnnotations);
-    const text = renderFileText({
-      path: file,
-      docs: list.map((p) => ({ doc: p.entry.doc, origin: p.entry.origin, originFile: p.entry.originFile })),
-      original: options.parsed.get(file),
+    const docs = list.map((p) => {
+      const style = getAnnotation(p.entry.doc, SEQ_INDENT);
+      stripPipelineAnnotations(p.entry.doc, p.entry.createdAnnotations);
+      return {
+        doc: p.entry.doc,
+        origin: p.entry.origin,
+        originFile: p.entry.originFile,
+        seqIndent: style === "wide" || style === "compact" ? style : undefined,
+      } satisfies DocumentToWrite;
     });
+    const text = renderFileText({ path: file, docs, original: options.parsed.get(file) });
     out.set(file, encoder.encode(text));
   }
   for (const file of options.inputFiles) {

@@ -1,11 +1,13 @@
 /**
  * Running one pipeline step (kpt's `FunctionRunner` + kyaml's `FunctionFilter`): select the input,
  * check it is KRM, hand clones to the runtime with `config.k8s.io/id` set, copy comments back onto
- * the output, map output resources back to their package and origin, and record the step status.
+ * the output and restore the input's field order (kyaml's `CopyComments` and `SyncOrder`), map
+ * output resources back to their package and origin, and record the step status.
  */
 import { type Document, isDocument } from "yaml";
 import { annotationsOf, getAnnotation, RESOURCE_ID, setAnnotations } from "../krm/annotations.js";
 import { copyComments } from "../krm/comments.js";
+import { syncFieldOrder } from "../krm/field-order.js";
 import type { FunctionResult } from "../krm/resource-list.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtimes/runtime.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
@@ -153,6 +155,7 @@ function mapOutputs(
     ann?.delete(RESOURCE_ID);
     if (!source) return { doc, pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
     copyComments(source.doc, doc);
+    syncFieldOrder(source.doc, doc);
     return {
       doc,
       pkg: source.pkg,

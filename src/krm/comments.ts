@@ -2,8 +2,12 @@
  * kyaml's `comments.CopyComments`, which kpt's function runner applies to every resource a function
  * returns: comments of the input resource are copied onto the output wherever the output has none,
  * so a function that drops comments (or an exec function that cannot keep them) does not lose them.
+ * Nodes are matched by field path: map fields by key (a field's comments whatever its new value, as
+ * kyaml's walker does), list items of maps by their `name` or else by position, scalar list items
+ * by position when the value is unchanged. A comment is never copied where the output already has
+ * one, so copying twice changes nothing.
  */
-import { type Document, isMap, isNode, isPair, isScalar, isSeq, type Node } from "yaml";
+import { type Document, isMap, isNode, isScalar, isSeq, type Node } from "yaml";
 
 /** Copies comments from `from` onto `to` where `to` has none (fields matched by key, items by name or position). */
 export function copyComments(from: Document, to: Document): void {
@@ -44,6 +48,9 @@ function copyNode(from: unknown, to: unknown, skipLeading = false): void {
       const name = itemName(toItem);
       const fromItem =
         name !== undefined ? from.items.find((f) => itemName(f) === name) : (from.items[i] ?? undefined);
+      // A scalar item keeps its comments only where its value is unchanged (kyaml's VisitList).
+      if (isScalar(toItem) && !(isScalar(fromItem) && String(fromItem.value) === String(toItem.value)))
+        return;
       copyNode(fromItem, toItem);
     });
   }
@@ -51,11 +58,7 @@ function copyNode(from: unknown, to: unknown, skipLeading = false): void {
 
 function copyOwn(from: Node, to: Node): void {
   if (!to.commentBefore && from.commentBefore) to.commentBefore = from.commentBefore;
-  if (!to.comment && from.comment) {
-    // A line comment only belongs to a scalar with the same value (kyaml compares values).
-    if (!isScalar(from) || !isScalar(to) || String(from.value) === String(to.value))
-      to.comment = from.comment;
-  }
+  if (!to.comment && from.comment) to.comment = from.comment;
 }
 
 function keyText(key: unknown): string | undefined {
@@ -70,7 +73,5 @@ function itemName(item: unknown): string | undefined {
     if (isScalar(name)) return String(name.value);
     return undefined;
   }
-  if (isScalar(item)) return `scalar:${String(item.value)}`;
-  if (isPair(item)) return undefined;
   return undefined;
 }

@@ -14,6 +14,7 @@ import {
   isPair,
   isScalar,
   isSeq,
+  type Node,
   parseAllDocuments,
   Scalar,
   type ScalarTag,
@@ -35,12 +36,15 @@ export interface ParsedDocument {
   baseline: string;
   /** Position among the file's non-empty documents (kpt's `config.kubernetes.io/index`). */
   index: number;
+  /** The document's own sequence indentation (kyaml derives it per document). */
+  seqIndent: SeqIndent;
 }
 
 /** A parsed YAML file of a package. */
 export interface ParsedFile {
   path: string;
   text: string;
+  /** The sequence indentation of the file's first document (for resources added to the file). */
   seqIndent: SeqIndent;
   /** Non-empty documents (null documents and comment-only documents are not resources). */
   docs: ParsedDocument[];
@@ -52,22 +56,36 @@ export function stringifyOptions(seqIndent: SeqIndent) {
 }
 
 /**
- * kyaml's `DeriveSeqIndentStyle`: the first sequence item whose previous line is a `key:` line
- * decides; same indentation => compact, two more spaces => wide; default compact.
+ * kyaml's `DeriveSeqIndentStyle`, applied to one document's text: the first sequence item (`- `
+ * after spaces only) whose key line (the nearest line above it that is not a comment, without its
+ * trailing `# comment`) is a single `key:` decides: same indentation => compact, two more spaces =>
+ * wide; default compact.
  */
 export function deriveSeqIndentStyle(text: string): SeqIndent {
   const lines = text.split("\n");
-  for (let i = 1; i < lines.length; i++) {
+  for (let i = 0; i < lines.length; i++) {
     const m = /^( *)- /.exec(lines[i]);
     if (!m) continue;
-    const keyLine = lines[i - 1];
-    const trimmed = keyLine.trim();
+    const keyLine = keyLineBefore(lines, i);
+    if (keyLine === undefined) continue;
+    const trimmed = keyLine.replace(/^ +| +$/g, "");
     if (trimmed.split(":").length !== 2 || !trimmed.endsWith(":")) continue;
-    const keyIndent = keyLine.length - keyLine.trimStart().length;
+    const keyIndent = keyLine.length - keyLine.replace(/^ +/, "").length;
     if (keyIndent === m[1].length) return "compact";
     if (m[1].length - keyIndent === 2) return "wide";
   }
   return "compact";
+}
+
+/** kyaml's `keyLineBeforeSeqElem`: the nearest non-comment line above `index`, trailing comment cut. */
+function keyLineBefore(lines: readonly string[], index: number): string | undefined {
+  for (let i = index - 1; i >= 0; i--) {
+    const line = lines[i];
+    if (line.replace(/^ +| +$/g, "").startsWith("#")) continue;
+    const hash = line.indexOf("#");
+    return hash < 0 ? line : line.slice(0, hash);
+  }
+  return undefined;
 }
 
 /** Splits text into document chunks at `---` separator lines. */
@@ -103,28 +121,26 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
   }
   const errors = list.flatMap((d) => d.errors);
   if (errors.length > 0) throw toYamlSyntaxError(path, errors);
-  const seqIndent = deriveSeqIndentStyle(text);
   const chunks = splitChunks(text);
   const contentChunks = chunks.filter((c) => !isBlankChunk(c));
   const contentDocs = list.filter((d) => !isNullDocument(d));
   const sourceOk = contentChunks.length === contentDocs.length;
-  const opts = stringifyOptions(seqIndent);
   for (const doc of contentDocs) restoreKeyLineComments(doc, text);
-  const docs: ParsedDocument[] = contentDocs.map((doc, index) => ({
-    doc,
-    source: sourceOk ? contentChunks[index] : undefined,
-    baseline: doc.toString(opts),
-    index,
-  }));
-  return { path, text, seqIndent, docs };
+  const docs: ParsedDocument[] = contentDocs.map((doc, index) => {
+    const source = sourceOk ? contentChunks[index] : undefined;
+    const seqIndent = deriveSeqIndentStyle(source ?? docText(doc, text));
+    return { doc, source, baseline: doc.toString(stringifyOptions(seqIndent)), index, seqIndent };
+  });
+  return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndentStyle(text), docs };
 }
 
 /**
  * The \`yaml\` package folds a comment written on a \`key:\` line whose value is a block collection
  * (\`metadata: # kpt-merge: ...\`) into the comment before the collection; Go's yaml.v3 keeps it on
  * the key line. Moves such a comment back onto the key so a re-serialized document keeps it there.
+ * `text` is the source the nodes were parsed from (their ranges index into it).
  */
-function restoreKeyLineComments(doc: Document, text: string): void {
+export function restoreKeyLineComments(doc: Document | Node, text: string): void {
   visit(doc, {
     Pair(_key, pair) {
       const key = pair.key;
@@ -140,6 +156,12 @@ function restoreKeyLineComments(doc: Document, text: string): void {
       value.commentBefore = others.length > 0 ? others.join("\n") : undefined;
     },
   });
+}
+
+/** The text a parsed document spans (for a document whose chunk could not be located). */
+function docText(doc: Document, text: string): string {
+  const range = (doc.contents as { range?: [number, number, number] } | null)?.range;
+  return range ? text.slice(range[0], range[2]) : text;
 }
 
 function isBlankChunk(chunk: string): boolean {
@@ -255,13 +277,18 @@ export interface DocumentToWrite {
   doc: Document;
   origin: ParsedDocument | undefined;
   originFile: ParsedFile | undefined;
+  /**
+   * The document's sequence indentation (its `internal.config.kubernetes.io/seqindent` annotation,
+   * which travels with it through the functions); kyaml writes a resource without one compact.
+   */
+  seqIndent?: SeqIndent;
 }
 
 /**
  * The text of a file holding `docs` in order. When every document is unchanged and the file holds
  * exactly its original documents, the original bytes come back (CRLF line endings become LF, as
- * kyaml writes them); otherwise unchanged documents keep
- * their original text and changed ones are serialized kyaml-style, joined by `---` lines.
+ * kyaml writes them); otherwise unchanged documents keep their original text and changed ones are
+ * serialized kyaml-style (each with its own sequence indentation), joined by `---` lines.
  */
 export function renderFileText(options: {
   path: string;
@@ -269,13 +296,13 @@ export function renderFileText(options: {
   original: ParsedFile | undefined;
 }): string {
   const { docs, original } = options;
-  const seqIndent = original?.seqIndent ?? docs[0]?.originFile?.seqIndent ?? "compact";
+  const styleOf = (d: DocumentToWrite): SeqIndent => d.seqIndent ?? d.origin?.seqIndent ?? "compact";
   const unchanged = docs.map(
     (d) =>
       d.origin !== undefined &&
       d.originFile !== undefined &&
-      isUnchanged(d.doc, d.origin, d.originFile.seqIndent) &&
-      d.originFile.seqIndent === seqIndent,
+      styleOf(d) === d.origin.seqIndent &&
+      isUnchanged(d.doc, d.origin, d.origin.seqIndent),
   );
   if (
     original &&
@@ -288,7 +315,7 @@ export function renderFileText(options: {
   const parts = docs.map((d, i) => {
     const source = d.origin?.source?.replace(/\r\n/g, "\n");
     if (unchanged[i] && source !== undefined) return source.endsWith("\n") ? source : `${source}\n`;
-    return serializeChanged(d.doc, seqIndent);
+    return serializeChanged(d.doc, styleOf(d));
   });
   return parts.join("---\n");
 }

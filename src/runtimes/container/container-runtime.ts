@@ -3,7 +3,7 @@
  * when one of them is installed and its daemon answers; otherwise every function is "not mine".
  */
 import { execa } from "execa";
-import { parseResourceList, serializeResourceList } from "../exec/wire.js";
+import { parseResourceList, restoreInputFormatting, serializeResourceList } from "../exec/wire.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 
 /** Options of the container runtime. */
@@ -70,7 +70,9 @@ export function createContainerRuntime(options: ContainerRuntimeOptions = {}): F
         return { exitCode: 1, stderr, executionError: result.shortMessage };
       }
       try {
-        return { exitCode: result.exitCode, stderr, output: parseResourceList(String(result.stdout)) };
+        const output = parseResourceList(String(result.stdout));
+        restoreInputFormatting(request.input, output);
+        return { exitCode: result.exitCode, stderr, output };
       } catch {
         return { exitCode: result.exitCode === 0 ? 1 : result.exitCode, stderr };
       }

@@ -5,7 +5,7 @@
 import { execa } from "execa";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 import { splitCommand } from "./split-command.js";
-import { parseResourceList, serializeResourceList } from "./wire.js";
+import { parseResourceList, restoreInputFormatting, serializeResourceList } from "./wire.js";
 
 /** kpt's message when an exec function runs without permission. */
 export const EXEC_NOT_ALLOWED = "must run with `--allow-exec` option to allow running function binaries";
@@ -77,6 +77,7 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       const exitCode = result.exitCode ?? 1;
       try {
         const output = parseResourceList(stdout);
+        restoreInputFormatting(request.input, output);
         return { exitCode, stderr, output };
       } catch (err) {
         if (exitCode !== 0) return { exitCode, stderr };

@@ -2,8 +2,12 @@
  * The KRM function wire format (kpt function spec): a `config.kubernetes.io/v1` `ResourceList` as one
  * YAML document on stdin/stdout. Items keep their comments on the way in and out.
  */
-import { Document, isMap, isScalar, isSeq, type Node, parseDocument, YAMLSeq } from "yaml";
+import { Document, isMap, isNode, isScalar, isSeq, type Node, parseDocument, visit, YAMLSeq } from "yaml";
+import { getAnnotation, LEGACY_RESOURCE_ID, RESOURCE_ID } from "../../krm/annotations.js";
+import { copyComments } from "../../krm/comments.js";
+import { syncFieldOrder } from "../../krm/field-order.js";
 import type { FunctionResult, KrmResource, ResourceList, ResultSeverity } from "../../krm/resource-list.js";
+import { restoreKeyLineComments } from "../../krm/yaml-io.js";
 
 function contentsWithComments(doc: KrmResource): Node | null {
   const clone = doc.clone();
@@ -53,6 +57,8 @@ function toResult(value: unknown): FunctionResult | undefined {
 export function parseResourceList(text: string): ResourceList {
   const doc = parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length > 0) throw new Error(`invalid YAML: ${doc.errors[0].message}`);
+  // Comments on `key:` lines of collections sit on the key, as when the package was read.
+  restoreKeyLineComments(doc, text);
   const root = doc.contents;
   if (!isMap(root)) throw new Error("output is not a ResourceList (expected a YAML mapping)");
   const kindNode = root.get("kind", true);
@@ -84,4 +90,65 @@ export function parseResourceList(text: string): ResourceList {
     }
   }
   return list;
+}
+
+/**
+ * A document's content and comments, without what the wire format cannot carry: the `---` marker,
+ * blank lines, and where the \`yaml\` package attaches a comment that heads the document.
+ */
+function canonicalText(doc: Document): string {
+  const copy = doc.clone();
+  if (copy.directives) copy.directives.docStart = null;
+  const contents = copy.contents;
+  if (copy.commentBefore && isNode(contents)) {
+    contents.commentBefore = contents.commentBefore
+      ? `${copy.commentBefore}\n${contents.commentBefore}`
+      : copy.commentBefore;
+    copy.commentBefore = null;
+  }
+  const squeeze = (comment: string) =>
+    comment
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .join("\n");
+  visit(copy, {
+    Node(_key, node) {
+      node.spaceBefore = false;
+      if (node.commentBefore) node.commentBefore = squeeze(node.commentBefore);
+    },
+    Pair(_key, pair) {
+      if (isNode(pair.key)) {
+        pair.key.spaceBefore = false;
+        if (pair.key.commentBefore) pair.key.commentBefore = squeeze(pair.key.commentBefore);
+      }
+    },
+  });
+  return copy.toString({ lineWidth: 0 });
+}
+
+function idOf(doc: KrmResource): string | undefined {
+  return getAnnotation(doc, RESOURCE_ID) ?? getAnnotation(doc, LEGACY_RESOURCE_ID);
+}
+
+/**
+ * Undoes what the trip through a process's stdin and stdout does to resources: each output item
+ * that carries the id of an input item gets that item's comments where it has none and its field
+ * order (kyaml's `CopyComments` and `SyncOrder`); an item that then equals its input in content
+ * and comments is replaced by the input document itself, so its `---` marker, blank lines and
+ * scalar text survive and `exec: cat` leaves every file as it was. Mutates `output.items`.
+ */
+export function restoreInputFormatting(input: ResourceList, output: ResourceList): void {
+  const byId = new Map<string, KrmResource>();
+  for (const item of input.items) {
+    const id = idOf(item);
+    if (id !== undefined) byId.set(id, item);
+  }
+  output.items = output.items.map((item) => {
+    const id = idOf(item);
+    const source = id === undefined ? undefined : byId.get(id);
+    if (!source) return item;
+    copyComments(source, item);
+    syncFieldOrder(source, item);
+    return canonicalText(item) === canonicalText(source) ? source : item;
+  });
 }
