@@ -153,6 +153,7 @@ export async function runRender(argv: string[]): Promise<number> {
     cwd: process.cwd(),
     onEvent: printer.onEvent,
     writeStatus: args.output === undefined,
+    attribution: !process.env.KRM_DISABLE_ATTRIBUTION,
   });
   if (result.ok) printer.finish();
   if (result.ok && args.output !== undefined) await writeOutput(args, result, outDir);

@@ -6,14 +6,16 @@
  * 2. build the package tree (subpackages, `.krmignore`; `.git` is never package content);
  * 3. hydrate depth-first (or breadth-first with `kpt.dev/bfs-rendering: "true"`), running each
  *    package's mutators then validators through the runtime;
- * 4. compute the root Kptfile `status` (Rendered condition, renderStatus, errorSummary);
- * 5. store per policy: everything on success; on failure `None` / `Unrendered` (default) /
+ * 4. record kpt's usage attribution on Config Connector resources that will be stored;
+ * 5. compute the root Kptfile `status` (Rendered condition, renderStatus, errorSummary);
+ * 6. store per policy: everything on success; on failure `None` / `Unrendered` (default) /
  *    `PartiallyRendered` (`kpt.dev/save-on-render-failure: "true"` selects it too).
  */
 
 import { buildPackageTree } from "../krm/package-tree.js";
 import { utf8Problem } from "../krm/utf8.js";
 import { foldDocumentComment } from "../krm/yaml-io.js";
+import { attribute } from "./attribution.js";
 import type { Entry } from "./entries.js";
 import { KptError } from "./errors.js";
 import { validatePipeline } from "./function-config.js";
@@ -114,6 +116,11 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     failure = err;
   }
 
+  // kpt attributes the resources it stores: after success, or after a failure whose partial
+  // output is saved.
+  if ((options.attribution ?? true) && (!failure || policy === "PartiallyRendered")) {
+    for (const entry of hydration.working) attribute(entry.doc);
+  }
   const status = buildStatus(hydration, failure);
   const writeStatus = options.writeStatus ?? true;
   const common = {

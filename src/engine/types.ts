@@ -108,6 +108,12 @@ export interface RenderOptions {
    * (a document's leading comment directly above its first field).
    */
   writeStatus?: boolean;
+  /**
+   * Record kpt's usage attribution (`krm-fn` in `cnrm.cloud.google.com/blueprint`) on Config
+   * Connector resources after a render whose resources are stored (default true, as kpt; kpt skips
+   * it when `KRM_DISABLE_ATTRIBUTION` is set).
+   */
+  attribution?: boolean;
 }
 
 /**
