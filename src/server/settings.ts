@@ -19,8 +19,11 @@ export interface ServerSettings {
   role: Role;
   /** `REDIS_URL`: the BullMQ queue (and Probot's throttling) on Redis; absent = the embedded queue. */
   redisUrl?: string;
-  /** Jobs one process runs at once (`PORCHLIGHT_JOB_CONCURRENCY`, default 4). */
-  jobConcurrency: number;
+  /**
+   * Lock of a running job on Redis, ms (`PORCHLIGHT_JOB_LOCK_MS`, default 30 000): a job whose process
+   * died runs again in another process within twice this (BullMQ's stalled-job check).
+   */
+  jobLockMs: number;
   /** Time running jobs get to finish after SIGTERM (`PORCHLIGHT_SHUTDOWN_GRACE_MS`, default 25 000). */
   shutdownGraceMs: number;
   /** Render budgets (see `render-budget.ts`). */
@@ -33,9 +36,9 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
-  PORCHLIGHT_JOB_CONCURRENCY: z
+  PORCHLIGHT_JOB_LOCK_MS: z
     .string()
-    .regex(/^[1-9]\d*$/, "must be a whole number of jobs (1 or more)")
+    .regex(/^[1-9]\d{3,}$/, "must be a whole number of milliseconds (1000 or more)")
     .optional(),
   PORCHLIGHT_SHUTDOWN_GRACE_MS: z
     .string()
@@ -64,7 +67,7 @@ export function readServerSettings(env: Record<string, string | undefined>): Ser
   return {
     role,
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
-    jobConcurrency: e.PORCHLIGHT_JOB_CONCURRENCY ? Number(e.PORCHLIGHT_JOB_CONCURRENCY) : 4,
+    jobLockMs: e.PORCHLIGHT_JOB_LOCK_MS ? Number(e.PORCHLIGHT_JOB_LOCK_MS) : 30_000,
     shutdownGraceMs: e.PORCHLIGHT_SHUTDOWN_GRACE_MS ? Number(e.PORCHLIGHT_SHUTDOWN_GRACE_MS) : 25_000,
     render: readRenderBudget(env),
   };
