@@ -1,0 +1,380 @@
+#!/usr/bin/env node
+/**
+ * Bounded soak of the GitHub App (`npm run soak`): the BUILT app against ../shared/tools/fake-github,
+ * about 400 webhook deliveries over 2 minutes on 15 draft branches — pushes mixed with redeliveries and
+ * out-of-order deliveries — first with one process (embedded queue), then with two processes on Redis
+ * (one receives webhooks and works, the other only works). Each phase waits until the app is idle, then
+ * checks every branch head is rendered and checked, no lost or duplicate render commit, no unconcluded
+ * check run, and prints: deliveries, renders, commits, dropped results, p50/p99 webhook answer time,
+ * p50/p99 push-to-check time, peak RSS per process.
+ *
+ * Usage: npm run soak [-- --phases one,redis --seconds 120 --branches 15 --rate 2]
+ * Exits 1 when a phase breaks a promise (figures are printed either way). Needs ../shared beside the
+ * checkout; the Redis phase needs redis-server (skipped with a message otherwise).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { values: opts } = parseArgs({
+  options: {
+    phases: { type: "string", default: "one,redis" },
+    seconds: { type: "string", default: "120" },
+    branches: { type: "string", default: "15" },
+    rate: { type: "string", default: "2.2" },
+    "drain-seconds": { type: "string", default: "300" },
+  },
+});
+const SECONDS = Number(opts.seconds);
+const BRANCHES = Number(opts.branches);
+const RATE = Number(opts.rate);
+const DRAIN_MS = Number(opts["drain-seconds"]) * 1000;
+
+const sharedDir = path.resolve(repoRoot, "../shared");
+const scenarioPath = existsSync(sharedDir)
+  ? path.join(realpathSync(sharedDir), "tools/fake-github/scenario.mjs")
+  : "";
+if (!scenarioPath || !existsSync(scenarioPath)) {
+  console.error(`soak: ${path.join(sharedDir, "tools/fake-github")} is absent; nothing to run against`);
+  process.exit(2);
+}
+const scenario = await import(pathToFileURL(scenarioPath).href);
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: app
+pipeline:
+  mutators:
+    - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1
+      configMap:
+        namespace: prod
+    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0
+      configMap:
+        tier: web
+`;
+const deploy = (replicas) =>
+  `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web # the app\nspec:\n  replicas: ${replicas}\n`;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+function percentile(values, p) {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const ms = (v) =>
+  Number.isNaN(v) ? "n/a" : v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`;
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throwaway redis-server on a free loopback port, or undefined when it is not installed. */
+async function startRedis() {
+  try {
+    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
+  } catch {
+    return undefined;
+  }
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "porchlight-soak-redis-"));
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  await new Promise((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("Ready to accept connections")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Peak resident set (VmHWM) of a process and its children-threads, in MB; NaN where /proc is absent. */
+function peakRssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+    return kb / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function metricSum(port, name) {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    let sum = 0;
+    for (const line of text.split("\n")) if (line.startsWith(name)) sum += Number(line.split(" ").pop());
+    return sum;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function runPhase(name, { redis }) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `porchlight-soak-${name}-`));
+  const gh = await scenario.startFakeGitHub({ dataDir });
+  const apps = [];
+  const problems = [];
+  try {
+    await gh.createRepo("acme", "soak", {
+      "README.md": "# soak\n",
+      "app/Kptfile": KPTFILE,
+      "app/deploy.yaml": deploy(1),
+    });
+    const cmd = [process.execPath, "node_modules/probot/bin/probot.js", "run", "./dist/src/index.js"];
+    const common = { LOG_LEVEL: "warn", PORCHLIGHT_RECONCILE_INTERVAL_MS: "60000" };
+    if (redis) {
+      const env = { ...common, REDIS_URL: redis.url, PORCHLIGHT_JOB_LOCK_MS: "5000" };
+      apps.push(
+        await gh.startApp({
+          cmd,
+          cwd: repoRoot,
+          readyTimeoutMs: 60_000,
+          env: { ...env, PORCHLIGHT_ROLE: "all" },
+        }),
+      );
+      apps.push(
+        await gh.startApp({
+          cmd,
+          cwd: repoRoot,
+          readyTimeoutMs: 60_000,
+          hooks: false,
+          env: { ...env, PORCHLIGHT_ROLE: "worker" },
+        }),
+      );
+    } else {
+      apps.push(
+        await gh.startApp({ cmd, cwd: repoRoot, readyTimeoutMs: 60_000, env: { ...common, REDIS_URL: "" } }),
+      );
+    }
+
+    const branches = Array.from({ length: BRANCHES }, (_, i) => `drafts/app/w${i}`);
+    const pushes = []; // {branch, sha, at, replicas}
+    const lastReplicas = new Map();
+    let counter = 1;
+    const push = async (branch, options = {}) => {
+      const replicas = ++counter;
+      const exists = lastReplicas.has(branch);
+      const { after } = await gh.pushFiles(
+        "acme",
+        "soak",
+        branch,
+        { "app/deploy.yaml": deploy(replicas) },
+        `scale to ${replicas}`,
+        {
+          ...(exists ? {} : { from: "main" }),
+          ...options,
+        },
+      );
+      lastReplicas.set(branch, replicas);
+      pushes.push({ branch, sha: after, at: Date.now(), replicas });
+    };
+
+    const actions = { push: 0, redeliver: 0, reorder: 0 };
+    const started = Date.now();
+    const deadline = started + SECONDS * 1000;
+    const inFlight = new Set();
+    let tick = 0;
+    while (Date.now() < deadline) {
+      const roll = Math.random();
+      const unstarted = branches.filter((b) => !lastReplicas.has(b));
+      let action;
+      if (unstarted.length > 0 && tick % 2 === 0) action = () => push(unstarted[0]);
+      else if (roll < 0.6 || pushes.length < 5) {
+        actions.push++;
+        action = () => push(pick([...lastReplicas.keys()]));
+      } else if (roll < 0.8) {
+        actions.redeliver++;
+        action = async () => {
+          const old = (await gh.deliveries({ event: "push" })).filter((d) => d.source !== "redelivery");
+          if (old.length) await gh.redeliver(pick(old).delivery);
+        };
+      } else {
+        actions.reorder++;
+        // Two pushes to one branch delivered newest first.
+        action = async () => {
+          const branch = pick([...lastReplicas.keys()]);
+          await gh.holdDeliveries();
+          try {
+            await push(branch);
+            await push(branch);
+          } finally {
+            await gh.releaseDeliveries({ order: "reverse" });
+          }
+        };
+      }
+      tick++;
+      if (inFlight.size < 3) {
+        const p = action()
+          .catch((err) => problems.push(`traffic: ${err.message}`))
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      await sleep(1000 / RATE);
+    }
+    await Promise.all(inFlight);
+    const trafficEnd = Date.now();
+
+    // Drain: every branch head has a concluded porchlight/render run and nothing is in flight.
+    const head = async (branch) =>
+      (await gh.request("GET", `/repos/acme/soak/branches/${encodeURIComponent(branch)}`)).data.commit.sha;
+    const concluded = async (sha) =>
+      (await gh.checkRuns("acme", "soak", sha)).some(
+        (r) => r.name === "porchlight/render" && r.status === "completed",
+      );
+    const drained = async () => {
+      for (const branch of lastReplicas.keys()) if (!(await concluded(await head(branch)))) return false;
+      return true;
+    };
+    try {
+      await scenario.waitFor(drained, {
+        timeoutMs: DRAIN_MS,
+        intervalMs: 1000,
+        message: "every head checked",
+      });
+      await gh.idle({ quietMs: 3000, timeoutMs: DRAIN_MS });
+    } catch (err) {
+      problems.push(`drain: ${err.message}`);
+    }
+    const drainMs = Date.now() - trafficEnd;
+
+    // Commits and check runs.
+    const log = await gh.git("acme", "soak", ["log", "--all", "--format=%H%x09%P%x09%an"]);
+    const commits = String(log.stdout ?? log)
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t"))
+      .map(([sha, parents, author]) => ({
+        sha,
+        parent: parents.split(" ")[0],
+        bot: author.includes("[bot]"),
+      }));
+    const renderCommits = commits.filter((c) => c.bot);
+    const byParent = new Map();
+    for (const c of renderCommits) byParent.set(c.parent, [...(byParent.get(c.parent) ?? []), c.sha]);
+    const duplicates = [...byParent].filter(([, shas]) => shas.length > 1);
+    if (duplicates.length) problems.push(`duplicate render commits for ${duplicates.length} parent(s)`);
+    const botShas = new Set(renderCommits.map((c) => c.sha));
+    const onRender = renderCommits.filter((c) => botShas.has(c.parent));
+    if (onRender.length) problems.push(`${onRender.length} render commit(s) on a render commit (loop)`);
+
+    const runsBySha = new Map();
+    for (const c of commits) runsBySha.set(c.sha, await gh.checkRuns("acme", "soak", c.sha));
+    const allRuns = [...runsBySha.values()].flat().filter((r) => r.name === "porchlight/render");
+    const unconcluded = allRuns.filter((r) => r.status !== "completed");
+    if (unconcluded.length) problems.push(`${unconcluded.length} porchlight/render run(s) not concluded`);
+
+    // Every head: checked, holds the last pushed content, rendered.
+    for (const [branch, replicas] of lastReplicas) {
+      const sha = await head(branch);
+      const runs = (runsBySha.get(sha) ?? (await gh.checkRuns("acme", "soak", sha))).filter(
+        (r) => r.name === "porchlight/render",
+      );
+      if (!runs.some((r) => r.status === "completed"))
+        problems.push(`${branch}: head ${sha.slice(0, 7)} has no verdict`);
+      const text = await gh.gitShow("acme", "soak", sha, "app/deploy.yaml");
+      if (!text?.includes(`replicas: ${replicas}`))
+        problems.push(`${branch}: the last push (replicas ${replicas}) is lost`);
+      if (!text?.includes("namespace: prod")) problems.push(`${branch}: head is not rendered`);
+      if (runs.some((r) => r.conclusion !== "success"))
+        problems.push(`${branch}: head verdict is not success`);
+    }
+
+    // Push-to-check: from a push to the first concluded run on it or on its render commit.
+    const latencies = [];
+    for (const p of pushes) {
+      const candidates = [p.sha, ...(byParent.get(p.sha) ?? [])];
+      const times = candidates
+        .flatMap((sha) => runsBySha.get(sha) ?? [])
+        .filter((r) => r.name === "porchlight/render" && r.completed_at)
+        .map((r) => Date.parse(r.completed_at));
+      if (times.length) latencies.push(Math.max(0, Math.min(...times) - p.at));
+    }
+
+    const deliveries = await gh.deliveries();
+    const answerMs = deliveries.filter((d) => d.status > 0).map((d) => d.ms);
+    const failedDeliveries = deliveries.filter((d) => !d.ok);
+    if (failedDeliveries.length) problems.push(`${failedDeliveries.length} deliveries not answered 2xx`);
+    const { violations } = await gh.violations();
+    const stale = violations.filter(
+      (v) => v.kind === "note" && /STALE_DATA|Expected branch/.test(JSON.stringify(v)),
+    );
+    const renders = (
+      await Promise.all(apps.map((a) => metricSum(a.port, "porchlight_renders_total")))
+    ).reduce((a, b) => a + b, 0);
+    const rss = apps.map((a) => peakRssMb(a.child.pid));
+    const leaks = apps
+      .flatMap((a) => a.logs)
+      .filter((l) => l.includes(gh.key.privateKey.split("\n")[1]) || l.includes(apps[0].secret));
+    if (leaks.length) problems.push(`${leaks.length} log line(s) carry a secret`);
+
+    const figures = {
+      phase: name,
+      processes: apps.length,
+      traffic: `${Math.round((trafficEnd - started) / 1000)} s (+${Math.round(drainMs / 1000)} s drain)`,
+      actions: `${pushes.length} pushes, ${actions.redeliver} redeliveries, ${actions.reorder} reordered pairs`,
+      deliveries: deliveries.length,
+      renders,
+      commits: renderCommits.length,
+      "dropped results": stale.length,
+      "webhook answer p50/p99": `${ms(percentile(answerMs, 50))} / ${ms(percentile(answerMs, 99))}`,
+      "push-to-check p50/p99": `${ms(percentile(latencies, 50))} / ${ms(percentile(latencies, 99))} (${latencies.length} pushes with a verdict)`,
+      "peak RSS": rss.map((r) => `${Math.round(r)} MB`).join(" + "),
+      problems: problems.length ? problems : "none",
+    };
+    return figures;
+  } finally {
+    for (const app of apps) await app.stop().catch(() => undefined);
+    await gh.stop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results = [];
+for (const phase of opts.phases.split(",")) {
+  if (phase === "one") results.push(await runPhase("one process", { redis: undefined }));
+  else if (phase === "redis") {
+    const redis = await startRedis();
+    if (!redis) {
+      console.log("soak: redis-server is not installed; the two-process phase is skipped");
+      continue;
+    }
+    try {
+      results.push(await runPhase("two processes on Redis", { redis }));
+    } finally {
+      await redis.stop();
+    }
+  }
+}
+for (const figures of results) {
+  console.log(`\n== ${figures.phase}`);
+  for (const [key, value] of Object.entries(figures))
+    if (key !== "phase") console.log(`${key.padEnd(24)} ${Array.isArray(value) ? value.join("; ") : value}`);
+}
+process.exit(results.some((r) => Array.isArray(r.problems)) ? 1 : 0);
