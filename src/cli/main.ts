@@ -1,6 +1,6 @@
 /**
  * The `porchlight` command: `render` (kpt fn render over the same engine as the app), and `rpkg` /
- * `protect`, whose modules are loaded on demand.
+ * `protect` / `starlark`, whose modules are loaded on demand.
  */
 import { existsSync } from "node:fs";
 import { runRender } from "./render-command.js";
@@ -13,6 +13,7 @@ Commands:
                       render flags, or nothing inside a package directory, renders the current directory
   rpkg ...            package revision commands
   protect ...         branch protection helpers
+  starlark test|run   run go.starlark.net test files, or a Starlark script (see \`porchlight starlark help\`)
   version, --version  print porchlight's version
 `;
 
@@ -46,6 +47,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runModule("./rpkg-get.js", "rpkg", rest);
       case "protect":
         return await runModule("./protect.js", "protect", rest);
+      case "starlark":
+        return await runModule("./starlark.js", "starlark", rest);
       case undefined:
         // Inside a package, a bare `porchlight` renders it (so `porchlight` can stand in for `kpt fn render`).
         if (existsSync("Kptfile")) return await runRender([]);

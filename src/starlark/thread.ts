@@ -1,0 +1,257 @@
+/**
+ * Threads of Starlark execution (go.starlark.net's starlark.Thread): the call stack, the budgets
+ * (steps, allocation, call depth), host hooks (print, load) and evaluation errors with backtraces
+ * (go.starlark.net's EvalError).
+ */
+import { formatPos, type Pos, posCol, posLine } from "./syntax.js";
+import { fromBytes } from "./utf8.js";
+import { allocHooks, type Kwargs, StarlarkError, type SValue, typeName, type Value } from "./values.js";
+
+/** One frame of a call stack: the function's name and the current position in it. */
+export interface CallFrame {
+  /** function name (`<toplevel>` for module code, `lambda` for lambdas) */
+  name: string;
+  /** file name, or `<builtin>` for built-in functions */
+  file: string;
+  /** 1-based line (0 for built-ins) */
+  line: number;
+  /** 1-based column (0 for built-ins) */
+  col: number;
+}
+
+function formatFrame(fr: CallFrame): string {
+  if (fr.line > 0) return fr.col > 0 ? `${fr.file}:${fr.line}:${fr.col}` : `${fr.file}:${fr.line}`;
+  return fr.file;
+}
+
+/**
+ * A Starlark evaluation error: the message and the call stack (outermost first) at the moment of the
+ * error (go.starlark.net's *EvalError). `message` is the Starlark error message.
+ */
+export class StarlarkEvalError extends StarlarkError {
+  constructor(
+    msg: string,
+    readonly callStack: CallFrame[],
+    override readonly cause?: unknown,
+  ) {
+    super(msg);
+    this.name = "StarlarkEvalError";
+  }
+
+  /** The innermost frame whose file is `file`, if any. */
+  frameIn(file: string): CallFrame | undefined {
+    for (let i = this.callStack.length - 1; i >= 0; i--) {
+      if (this.callStack[i]!.file === file) return this.callStack[i];
+    }
+    return undefined;
+  }
+
+  /**
+   * A user-facing description of the error with its stack, as go.starlark.net's Backtrace:
+   * "Traceback (most recent call last):\n  file:line:col: in fn\n...Error in builtin: msg".
+   */
+  backtrace(): string {
+    let stack = this.callStack;
+    let suffix = "";
+    const last = stack[stack.length - 1];
+    if (last !== undefined && last.file === "<builtin>") {
+      suffix = ` in ${last.name}`;
+      stack = stack.slice(0, -1);
+    }
+    let out = stack.length > 0 ? "Traceback (most recent call last):\n" : "";
+    for (const fr of stack) out += `  ${formatFrame(fr)}: in ${fr.name}\n`;
+    return `${out}Error${suffix}: ${fromBytes(this.message)}`;
+  }
+}
+
+/** Budgets bounding one thread's execution. */
+export interface Budget {
+  /** maximum abstract computation steps (statements, loop iterations, calls, elements processed) */
+  maxSteps?: number;
+  /** maximum bytes of values allocated, approximately (strings, list/dict/tuple slots, big ints) */
+  maxMemoryBytes?: number;
+  /** maximum depth of the Starlark call stack */
+  maxCallDepth?: number;
+}
+
+/** Default budgets: generous for real kpt functions, small enough to stop a runaway script quickly. */
+export const DEFAULT_BUDGET: Required<Budget> = {
+  maxSteps: 100_000_000,
+  maxMemoryBytes: 512 * 1024 * 1024,
+  maxCallDepth: 1000,
+};
+
+/** A frame on a thread's stack: a Starlark function activation or a built-in call. */
+export interface StackEntry {
+  /** the callable's name */
+  readonly name?: string;
+  /** file of the position (Starlark frames only) */
+  readonly file?: string;
+  /** current position (Starlark frames only) */
+  pos?: Pos;
+}
+
+/** Loads a module by name for `load` statements: its exported names. */
+export type Loader = (thread: Thread, module: string) => ReadonlyMap<string, Value>;
+
+/** The state of one Starlark execution: call stack, budgets, hooks and host-local values. */
+export class Thread {
+  /** descriptive name (used in budget errors, e.g. the script's file name) */
+  name: string;
+  /** receives `print` output (a JS string, already decoded from UTF-8); default: ignored */
+  print: ((thread: Thread, msg: string) => void) | null = null;
+  /** resolves `load` statements; default: load is not available */
+  load: Loader | null = null;
+  /** steps executed so far */
+  steps = 0;
+  /** bytes allocated so far (approximate) */
+  allocated = 0;
+  maxSteps: number;
+  maxMemoryBytes: number;
+  maxCallDepth: number;
+  /** the call stack, outermost first */
+  readonly stack: StackEntry[] = [];
+  private cancelReason: string | null = null;
+  private readonly locals = new Map<string, unknown>();
+
+  constructor(opts: { name?: string; budget?: Budget } = {}) {
+    this.name = opts.name ?? "";
+    const b = { ...DEFAULT_BUDGET, ...opts.budget };
+    this.maxSteps = b.maxSteps;
+    this.maxMemoryBytes = b.maxMemoryBytes;
+    this.maxCallDepth = b.maxCallDepth;
+  }
+
+  /** Sets a host value visible to built-ins (never to scripts). */
+  setLocal(key: string, value: unknown): void {
+    this.locals.set(key, value);
+  }
+
+  /** A host value set with {@link setLocal}. */
+  local(key: string): unknown {
+    return this.locals.get(key);
+  }
+
+  /** Stops execution at the next step with an error giving `reason`. */
+  cancel(reason: string): void {
+    if (this.cancelReason === null) this.cancelReason = reason;
+    this.maxSteps = -1;
+  }
+
+  /** Called when the step counter passes maxSteps. */
+  stepLimit(): never {
+    if (this.cancelReason === null) {
+      this.cancelReason = `too many steps: ${this.label()} exceeded the step budget of ${this.maxSteps} steps`;
+      this.maxSteps = -1;
+    }
+    throw new StarlarkError(`Starlark computation cancelled: ${this.cancelReason}`);
+  }
+
+  /** Adds `n` steps (for built-ins doing work proportional to their input). */
+  charge(n: number): void {
+    this.steps += n;
+    if (this.steps > this.maxSteps) this.stepLimit();
+  }
+
+  /** Accounts `bytes` of allocation against the memory budget. */
+  alloc(bytes: number): void {
+    this.allocated += bytes;
+    if (this.allocated > this.maxMemoryBytes) {
+      if (this.cancelReason === null) {
+        this.cancelReason = `out of memory: ${this.label()} exceeded the memory budget of ${this.maxMemoryBytes} bytes`;
+        this.maxSteps = -1;
+      }
+      throw new StarlarkError(`Starlark computation cancelled: ${this.cancelReason}`);
+    }
+  }
+
+  private label(): string {
+    return this.name !== "" ? this.name : "the script";
+  }
+
+  /** A copy of the call stack, outermost first. */
+  callStack(): CallFrame[] {
+    return this.stack.map((e) => {
+      if (e.file !== undefined && e.pos !== undefined) {
+        return { name: e.name ?? "?", file: e.file, line: posLine(e.pos), col: posCol(e.pos) };
+      }
+      return { name: e.name ?? "?", file: "<builtin>", line: 0, col: 0 };
+    });
+  }
+
+  /** The position of the caller's current call, formatted (for diagnostics). */
+  callerPosition(depth = 1): string {
+    const e = this.stack[this.stack.length - 1 - depth];
+    if (e?.file !== undefined && e.pos !== undefined) return formatPos(e.file, e.pos);
+    return "<builtin>";
+  }
+
+  /** Converts any error thrown during a call into a StarlarkEvalError carrying the current stack. */
+  evalError(err: unknown): StarlarkEvalError {
+    if (err instanceof StarlarkEvalError) return err;
+    if (err instanceof StarlarkError) return new StarlarkEvalError(err.message, this.callStack(), err);
+    if (err instanceof Error && err.message.includes("Maximum call stack size exceeded")) {
+      // The host stack ran out before the call depth budget: keep the work here minimal.
+      return new StarlarkEvalError("Starlark stack overflow", [], err);
+    }
+    const msg = err instanceof Error ? err.message : String(err);
+    return new StarlarkEvalError(`internal error: ${msg}`, this.callStack(), err);
+  }
+}
+
+let currentThread: Thread | null = null;
+
+/** Makes `th` the thread whose budget allocation accounting applies; returns the previous one. */
+export function enterThread(th: Thread): Thread | null {
+  const prev = currentThread;
+  if (prev !== th) {
+    currentThread = th;
+    allocHooks.charge = (n: number) => th.alloc(n);
+  }
+  return prev;
+}
+
+/** Restores the thread returned by {@link enterThread}. */
+export function leaveThread(prev: Thread | null): void {
+  if (prev !== currentThread) {
+    currentThread = prev;
+    allocHooks.charge = prev === null ? () => {} : (n: number) => prev.alloc(n);
+  }
+}
+
+/**
+ * Calls a Starlark callable with positional and keyword arguments (go.starlark.net's starlark.Call).
+ * Throws {@link StarlarkEvalError} (with the call stack) on failure.
+ */
+export function call(th: Thread, fn: Value, args: Value[], kwargs: Kwargs | null = null): Value {
+  const prev = enterThread(th);
+  try {
+    return callValue(th, fn, args, kwargs);
+  } catch (e) {
+    throw th.evalError(e);
+  } finally {
+    leaveThread(prev);
+  }
+}
+
+/** The evaluator's call: like {@link call} without switching the current thread. */
+export function callValue(th: Thread, fn: Value, args: Value[], kwargs: Kwargs | null): Value {
+  if (typeof fn !== "object" || fn.callInternal === undefined) {
+    throw new StarlarkError(`invalid call of non-function (${typeName(fn)})`);
+  }
+  if (++th.steps > th.maxSteps) th.stepLimit();
+  const stack = th.stack;
+  const depth = stack.length;
+  if (depth >= th.maxCallDepth) {
+    throw new StarlarkError(`Starlark stack overflow (call depth budget of ${th.maxCallDepth} exceeded)`);
+  }
+  // A Starlark function pushes its own frame; any other callable is a frame of its own.
+  if (!(fn as { pushesFrame?: boolean }).pushesFrame) stack.push(fn as SValue as StackEntry);
+  try {
+    return fn.callInternal(th, args, kwargs);
+  } catch (e) {
+    throw th.evalError(e);
+  } finally {
+    stack.length = depth;
+  }
+}

@@ -1,0 +1,62 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureBuiltCli, repoRoot } from "../helpers/built-cli.js";
+
+let bin = "";
+beforeAll(() => {
+  bin = ensureBuiltCli();
+}, 300_000);
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("porchlight starlark", () => {
+  it("test: one line per file and the chunk totals last", () => {
+    const fixtures = "test/fixtures/starlark";
+    const r = cli([
+      "starlark",
+      "test",
+      `${fixtures}/eval/tuples.star`,
+      `${fixtures}/syntax/testdata/parse.star`,
+    ]);
+    expect(r.stdout).toBe(
+      [
+        `PASS ${fixtures}/eval/tuples.star (2 chunks)`,
+        `PASS ${fixtures}/syntax/testdata/parse.star (9 chunks)`,
+        "11 passed, 0 failed",
+        "",
+      ].join("\n"),
+    );
+    expect(r.code).toBe(0);
+  });
+
+  it("test: a failing chunk fails the file and the exit code", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "starlark-cli-"));
+    const file = path.join(dir, "bad.star");
+    writeFileSync(file, 'x = 1\n---\ny = 1 // 0 ### "modulo"\n');
+    const r = cli(["starlark", "test", file]);
+    expect(r.stdout).toContain(`FAIL ${file}: 1 of 2 chunks failed`);
+    expect(r.stdout).toContain('line 3: error "floored division by zero" does not match pattern "modulo"');
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("1 passed, 1 failed");
+    expect(r.code).toBe(1);
+  });
+
+  it("run: prints to stdout; a failure prints the backtrace and exits 1", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "starlark-cli-"));
+    const ok = path.join(dir, "ok.star");
+    writeFileSync(ok, 'load("json.star", "json")\nprint(json.encode({"b": [1, 2.5], "a": "é"}))\n');
+    expect(cli(["starlark", "run", ok])).toMatchObject({ code: 0, stdout: '{"a":"é","b":[1,2.5]}\n' });
+    const bad = path.join(dir, "bad.star");
+    writeFileSync(bad, 'def f():\n    fail("boom", 1)\nf()\n');
+    const r = cli(["starlark", "run", bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `Traceback (most recent call last):\n  ${bad}:3:2: in <toplevel>\n  ${bad}:2:9: in f\nError in fail: fail: boom 1\n`,
+    );
+  });
+});

@@ -1,0 +1,255 @@
+import { describe, expect, it } from "vitest";
+import * as starlark from "../../src/starlark/index.js";
+
+const { Thread, StarlarkEvalError, execFile, toStarlark, fromStarlark } = starlark;
+
+function exec(src: string, predeclared: starlark.Predeclared = {}, options: starlark.FileOptions = {}) {
+  const out: string[] = [];
+  const thread = new Thread({ name: "test.star" });
+  thread.print = (_t, msg) => out.push(msg);
+  const globals = execFile(thread, "test.star", src, predeclared, options);
+  return { globals, out, thread };
+}
+
+function evalError(fn: () => unknown): starlark.StarlarkEvalError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof StarlarkEvalError) return e;
+    throw e;
+  }
+  throw new Error("no error");
+}
+
+describe("Starlark embedding API", () => {
+  it("executes a file with predeclared host values and returns frozen globals", () => {
+    const double = starlark.builtin("double", (args) => toStarlark(2 * Number(args[0])));
+    const { globals, out } = exec(
+      'x = double(21)\nitems = [n * 2 for n in data["ns"]]\nprint("x =", x, "é")\n',
+      { double, data: toStarlark({ ns: [1, 2, 3] }) },
+    );
+    expect(globals.get("x")).toBe(42);
+    expect(fromStarlark(globals.get("items")!)).toEqual([2, 4, 6]);
+    expect(starlark.isFrozen(globals.get("items")!)).toBe(true);
+    expect(out).toEqual(["x = 42 é"]);
+  });
+
+  it("converts host data to Starlark and back (dict order, big ints, floats, bytes, UTF-8 strings)", () => {
+    const data = { b: 1, a: [true, null, 1.5, "héllo", 2n ** 70n], nested: { k: new Uint8Array([0, 255]) } };
+    const v = toStarlark(data);
+    expect(starlark.typeName(v)).toBe("dict");
+    expect(starlark.fromBytes(starlark.repr(v))).toBe(
+      '{"b": 1, "a": [True, None, 1.5, "héllo", 1180591620717411303424], "nested": {"k": b"\\x00\\xff"}}',
+    );
+    expect(fromStarlark(v)).toEqual(data);
+    expect(() => toStarlark({ f: () => 1 })).toThrow(/cannot convert function/);
+  });
+
+  it("reports runtime errors with the call stack and a go.starlark.net backtrace", () => {
+    const src = "def f(x):\n    return g(x)\ndef g(x):\n    return 1 // x\nf(0)\n";
+    const err = evalError(() => exec(src));
+    expect(err.message).toBe("floored division by zero");
+    expect(err.callStack.map((f) => [f.name, f.line])).toEqual([
+      ["<toplevel>", 5],
+      ["f", 2],
+      ["g", 4],
+    ]);
+    expect(err.backtrace()).toBe(
+      [
+        "Traceback (most recent call last):",
+        "  test.star:5:2: in <toplevel>",
+        "  test.star:2:13: in f",
+        "  test.star:4:14: in g",
+        "Error: floored division by zero",
+      ].join("\n"),
+    );
+    const builtinErr = evalError(() => exec("len(1)\n"));
+    expect(builtinErr.backtrace()).toBe(
+      "Traceback (most recent call last):\n  test.star:1:4: in <toplevel>\nError in len: len: value of type int has no len",
+    );
+  });
+
+  it("reports syntax and resolve errors with positions", () => {
+    expect(() => exec("x = (1,\n")).toThrow(starlark.StarlarkSyntaxError);
+    try {
+      exec("y = undefined_a\nz = undefined_b\n");
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(starlark.StarlarkResolveError);
+      const errs = (e as starlark.StarlarkResolveError).errors;
+      expect(errs.map((x) => [x.line, x.col, x.msg])).toEqual([
+        [1, 5, "undefined: undefined_a"],
+        [2, 5, "undefined: undefined_b"],
+      ]);
+    }
+  });
+
+  it("loads host modules through thread.load and freezes loaded values", () => {
+    const thread = new Thread();
+    const lib = new Map<string, starlark.Value>([
+      ["helpers", starlark.makeModule("helpers", { greeting: "hi" })],
+      ["items", new starlark.List([1])],
+    ]);
+    thread.load = (_t, module) => {
+      if (module !== "lib.star") throw new Error(`no module ${module}`);
+      return lib;
+    };
+    starlark.freeze(lib.get("items")!);
+    const globals = execFile(
+      thread,
+      "m.star",
+      'load("lib.star", "helpers", n = "items")\ng = helpers.greeting\nc = len(n)\n',
+    );
+    expect(globals.get("g")).toBe("hi");
+    expect(globals.get("c")).toBe(1);
+    const err = evalError(() => execFile(thread, "m.star", 'load("other.star", "x")\n'));
+    expect(err.message).toBe("cannot load other.star: no module other.star");
+    const mut = evalError(() => execFile(thread, "m.star", 'load("lib.star", "items")\nitems.append(2)\n'));
+    expect(mut.message).toBe("append: cannot append to frozen list");
+  });
+
+  it("calls Starlark functions from the host", () => {
+    const { globals, thread } = exec("def add(a, b = 10):\n    return a + b\n");
+    expect(starlark.call(thread, globals.get("add")!, [1])).toBe(11);
+    expect(starlark.call(thread, globals.get("add")!, [1], [["b", 2]])).toBe(3);
+    expect(() => starlark.call(thread, globals.get("add")!, [])).toThrow(
+      "function add missing 1 argument (a)",
+    );
+  });
+
+  it("compiles once and runs a program many times with different predeclared values", () => {
+    const prog = starlark.compile("p.star", "out = [x * 2 for x in xs]\n", { predeclared: ["xs"] });
+    for (const xs of [[1], [2, 3]]) {
+      const g = starlark.runProgram(new Thread(), prog, { xs: toStarlark(xs) });
+      expect(fromStarlark(g.get("out")!)).toEqual(xs.map((x) => 2 * x));
+    }
+  });
+
+  it("evaluates expressions", () => {
+    expect(starlark.evalExpr(new Thread(), "e", "1 + x * 2", { x: 20 })).toBe(41);
+    expect(starlark.repr(starlark.evalExpr(new Thread(), "e", '[y for y in "ab".elems()]'))).toBe(
+      '["a", "b"]',
+    );
+  });
+
+  it("keeps dialect options off by default", () => {
+    expect(() => exec("s = set([1])\n")).toThrow(/dialect does not support sets/);
+    expect(() => exec("def f():\n    while True:\n        pass\n")).toThrow(
+      /dialect does not support while loops/,
+    );
+    expect(() => exec("x = 1\nx = 2\n")).toThrow(/cannot reassign global x/);
+    const { globals } = exec("s = set([1])\nx = 1\nx = 2\n", {}, { set: true, globalReassign: true });
+    expect(globals.get("x")).toBe(2);
+  });
+});
+
+describe("Starlark budgets and sandbox", () => {
+  it("stops a huge loop at the step budget with an error naming the script and the limit", () => {
+    const thread = new Thread({ name: "loop.star", budget: { maxSteps: 100_000 } });
+    const src = "def f():\n    n = 0\n    for i in range(1000000000):\n        n += i\n    return n\nf()\n";
+    const err = evalError(() => execFile(thread, "loop.star", src));
+    expect(err.message).toBe(
+      "Starlark computation cancelled: too many steps: loop.star exceeded the step budget of 100000 steps",
+    );
+    expect(thread.steps).toBeLessThan(100_100);
+  });
+
+  it("stops unbounded recursion (with the recursion option) at the call depth budget", () => {
+    const thread = new Thread({ name: "rec.star" });
+    const err = evalError(() =>
+      execFile(thread, "rec.star", "def r(n):\n    return r(n + 1)\nr(0)\n", {}, { recursion: true }),
+    );
+    expect(err.message).toMatch(/^Starlark stack overflow/);
+  });
+
+  it("stops a while True loop at the step budget", () => {
+    const thread = new Thread({ name: "w.star", budget: { maxSteps: 10_000 } });
+    const src = "def f():\n    while True:\n        pass\nf()\n";
+    expect(() => execFile(thread, "w.star", src, {}, { while: true })).toThrow(
+      /exceeded the step budget of 10000 steps/,
+    );
+  });
+
+  it("stops big allocations at the memory budget", () => {
+    const thread = new Thread({ name: "mem.star", budget: { maxMemoryBytes: 1_000_000 } });
+    expect(() => execFile(thread, "mem.star", 'x = "ab" * 10000000\n')).toThrow(
+      "Starlark computation cancelled: out of memory: mem.star exceeded the memory budget of 1000000 bytes",
+    );
+    const t2 = new Thread({ name: "grow.star", budget: { maxMemoryBytes: 1_000_000 } });
+    const grow = 'def f():\n    s = ""\n    for i in range(100000):\n        s += "0123456789"\nf()\n';
+    expect(() => execFile(t2, "grow.star", grow)).toThrow(/exceeded the memory budget/);
+  });
+
+  it("budget errors cannot be caught and ignored by the script's own helpers", () => {
+    const thread = new Thread({ name: "c.star", budget: { maxSteps: 1000 } });
+    const probe = starlark.builtin("probe", (args, _kw, th) => {
+      try {
+        starlark.callFromBuiltin(th, args[0]!, []);
+      } catch {
+        // swallow
+      }
+      return starlark.None;
+    });
+    const src =
+      "def spin():\n    for i in range(100000):\n        pass\nprobe(spin)\nfor_ever = [i for i in range(100000)]\n";
+    expect(() => execFile(thread, "c.star", src, { probe }, { topLevelControl: true })).toThrow(
+      /step budget/,
+    );
+  });
+
+  it("cancels a running script", () => {
+    const thread = new Thread({ name: "x.star" });
+    const stop = starlark.builtin("stop", (_a, _k, th) => {
+      th.cancel("render deadline exceeded");
+      return starlark.None;
+    });
+    const err = evalError(() =>
+      execFile(thread, "x.star", "def f():\n    stop()\n    for i in range(10):\n        pass\nf()\n", {
+        stop,
+      }),
+    );
+    expect(err.message).toBe("Starlark computation cancelled: render deadline exceeded");
+  });
+
+  it("offers scripts only the universe of go.starlark.net plus what the host predeclares", () => {
+    expect([...starlark.UNIVERSE.keys()].sort()).toEqual(
+      [
+        "None",
+        "True",
+        "False",
+        "abs",
+        "any",
+        "all",
+        "bool",
+        "bytes",
+        "chr",
+        "dict",
+        "dir",
+        "enumerate",
+        "fail",
+        "float",
+        "getattr",
+        "hasattr",
+        "hash",
+        "int",
+        "len",
+        "list",
+        "max",
+        "min",
+        "ord",
+        "print",
+        "range",
+        "repr",
+        "reversed",
+        "set",
+        "sorted",
+        "str",
+        "tuple",
+        "type",
+        "zip",
+      ].sort(),
+    );
+    expect(() => exec('open("/etc/passwd")\n')).toThrow(/undefined: open/);
+    expect(() => exec('load("os", "environ")\n')).toThrow(/load not implemented by this application/);
+  });
+});
