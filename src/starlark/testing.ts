@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { RE2JS } from "re2js";
+import { compileRe2, type Re2 } from "../krm/re2.js";
 import { toStr, unpackArgs, unpackPositional } from "./args.js";
 import { UNIVERSE } from "./builtins.js";
 import { compileFile } from "./eval.js";
@@ -54,7 +54,7 @@ export interface Chunk {
   /** first line of the chunk in the file */
   line: number;
   /** expected errors by line */
-  wantErrs: Map<number, { pattern: string; re: RE2JS }>;
+  wantErrs: Map<number, { pattern: string; re: Re2 }>;
 }
 
 /** Splits a chunked file (byte string) into chunks; problems with `###` comments are returned. */
@@ -65,7 +65,7 @@ export function readChunks(text: string, lenient = false): { chunks: Chunk[]; pr
   for (const chunk of text.split("\n---\n")) {
     const source = "\n".repeat(linenum - 1) + chunk;
     const start = linenum;
-    const wantErrs = new Map<number, { pattern: string; re: RE2JS }>();
+    const wantErrs = new Map<number, { pattern: string; re: Re2 }>();
     for (const line of chunk.split("\n")) {
       const k = line.indexOf("###");
       if (k >= 0) {
@@ -75,7 +75,7 @@ export function readChunks(text: string, lenient = false): { chunks: Chunk[]; pr
           if (!lenient) problems.push(`line ${linenum}: not a quoted regexp: ${rest}`);
         } else {
           try {
-            wantErrs.set(linenum, { pattern, re: RE2JS.compile(pattern) });
+            wantErrs.set(linenum, { pattern, re: compileRe2(pattern) });
           } catch (e) {
             problems.push(`line ${linenum}: ${(e as Error).message}`);
           }
@@ -117,7 +117,7 @@ class ChunkChecker {
     const text = fromBytes(msg);
     if (want !== undefined) {
       this.chunk.wantErrs.delete(line);
-      if (!want.re.matcher(text).find()) {
+      if (!want.re.test(text)) {
         this.problems.push(
           `line ${line}: error ${JSON.stringify(text)} does not match pattern ${JSON.stringify(want.pattern)}`,
         );
@@ -255,13 +255,13 @@ const matchesB = new Builtin("matches", (_th, args, kwargs) => {
     ["pattern", toStr],
     ["str", toStr],
   ]) as [string, string];
-  let re: RE2JS;
+  let re: Re2;
   try {
-    re = RE2JS.compile(fromBytes(pattern));
+    re = compileRe2(fromBytes(pattern));
   } catch (e) {
     return fail(`matches: ${(e as Error).message}`);
   }
-  return re.matcher(fromBytes(s)).find();
+  return re.test(fromBytes(s));
 });
 
 const freezeB = new Builtin("freeze", (_th, args, kwargs) => {
