@@ -95,7 +95,7 @@ export abstract class SValue {
   /** Calls the value (Callable). */
   callInternal?(th: Thread, args: Value[], kwargs: Kwargs | null): Value;
   /** The callable's name (Callable). */
-  name?: string;
+  declare name?: string;
 }
 
 // ---- None ----
