@@ -12,6 +12,7 @@ Commands:
   PKG_PATH [flags]    shorthand for \`render PKG_PATH [flags]\` when PKG_PATH exists; with only
                       render flags, or nothing inside a package directory, renders the current directory
   rpkg ...            package revision commands
+  pkg get|update ...  fetch a package from upstream, update it to a new upstream revision (kpt pkg)
   protect ...         branch protection helpers
   starlark test|run   run go.starlark.net test files, or a Starlark script (see \`porchlight starlark help\`)
   version, --version  print porchlight's version
@@ -45,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runRender(rest);
       case "rpkg":
         return await runModule("./rpkg-get.js", "rpkg", rest);
+      case "pkg":
+        return await runModule("./pkg.js", "pkg", rest);
       case "protect":
         return await runModule("./protect.js", "protect", rest);
       case "starlark":

@@ -1,0 +1,177 @@
+/**
+ * `porchlight pkg get REPO/DIR[@REF] [DEST] [--strategy S]` and
+ * `porchlight pkg update [PKG][@REF] [--strategy S]`: kpt's `pkg get` / `pkg update` with the same
+ * arguments, Kptfile and output, over porchlight's own 3-way merge. Upstreams are git repositories
+ * (any URL git accepts, or a local directory in a git checkout), read with the `git` binary.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { destinationFor, PackageRefError, parsePackageRef } from "../pkg/args.js";
+import { readTree, writeTreeChanges } from "../pkg/disk.js";
+import { getPackage } from "../pkg/get.js";
+import { GitFetcher } from "../pkg/git-fetcher.js";
+import { defaultMergeSchemas } from "../pkg/merge3/default-schemas.js";
+import { UpdateError, updatePackage } from "../pkg/update.js";
+
+const USAGE = `Usage:
+  porchlight pkg get REPO_URI[.git]/PKG_PATH[@VERSION] [LOCAL_DEST_DIRECTORY] [--strategy S]
+  porchlight pkg update [PKG_PATH][@VERSION] [--strategy S]
+
+Strategies: resource-merge (default), fast-forward, force-delete-replace, copy-merge.
+`;
+
+const STRATEGIES = ["resource-merge", "fast-forward", "force-delete-replace", "copy-merge"];
+
+/** Where the commands write (injectable for tests). */
+export interface PkgIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+}
+
+const defaultIo = (): PkgIo => ({
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  cwd: process.cwd(),
+});
+
+function gitTopLevel(dir: string): string | undefined {
+  try {
+    return execFileSync("git", ["-C", dir, "rev-parse", "--show-toplevel"], {
+      encoding: "utf8",
+      stdio: "pipe",
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `porchlight pkg get`. Resolves to the exit code. */
+export async function runGet(argv: string[], io: PkgIo = defaultIo()): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      strategy: { type: "string", default: "resource-merge" },
+      help: { type: "boolean", short: "h" },
+    },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (positionals.length < 1 || positionals.length > 2) {
+    io.stderr(`Error: expected REPO/DIR[@REF] [DEST]\n\n${USAGE}`);
+    return 1;
+  }
+  const strategy = values.strategy ?? "resource-merge";
+  if (!STRATEGIES.includes(strategy)) {
+    io.stderr(
+      `Error: unknown update strategy ${JSON.stringify(strategy)}: must be one of ${STRATEGIES.join(",")}\n`,
+    );
+    return 1;
+  }
+  const fetcher = new GitFetcher({ warn: (m) => io.stderr(`${m}\n`) });
+  try {
+    const ref = parsePackageRef(positionals[0], gitTopLevel);
+    const dest = destinationFor(path.resolve(io.cwd, positionals[1] ?? "."), ref);
+    if (existsSync(dest))
+      throw new PackageRefError(`destination directory ${JSON.stringify(dest)} already exists`);
+    const version = ref.ref ?? (await fetcher.defaultBranch(ref.repo));
+    const files = await getPackage({
+      upstream: { repo: ref.repo, directory: ref.directory, ref: version },
+      name: path.basename(dest),
+      strategy,
+      fetcher,
+      log: (line) => io.stderr(`${line}\n`),
+    });
+    await mkdir(dest, { recursive: true });
+    await writeTreeChanges(dest, new Map(), files);
+    return 0;
+  } catch (err) {
+    io.stderr(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await fetcher.close();
+  }
+}
+
+/** `porchlight pkg update`. Resolves to the exit code. */
+export async function runUpdate(argv: string[], io: PkgIo = defaultIo()): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { strategy: { type: "string" }, help: { type: "boolean", short: "h" } },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    io.stderr(`Error: accepts at most 1 arg(s), received ${positionals.length}\n`);
+    return 1;
+  }
+  const parts = (positionals[0] ?? ".").split("@");
+  if (parts.length > 2) {
+    io.stderr("Error: at most 1 version permitted\n");
+    return 1;
+  }
+  const pkgDir = path.resolve(io.cwd, parts[0] || ".");
+  const rel = path.relative(io.cwd, pkgDir);
+  if (rel.startsWith("..")) {
+    io.stderr(`Error: package path must be under current working directory\n`);
+    return 1;
+  }
+  if (!existsSync(pkgDir) || !statSync(pkgDir).isDirectory()) {
+    io.stderr(`Error: ${JSON.stringify(parts[0])} is not a package directory\n`);
+    return 1;
+  }
+  const fetcher = new GitFetcher({ warn: (m) => io.stderr(`${m}\n`) });
+  const before = await readTree(pkgDir);
+  try {
+    const result = await updatePackage({
+      files: before,
+      name: path.basename(pkgDir),
+      ref: parts[1] || undefined,
+      strategy: values.strategy ?? "resource-merge",
+      fetcher,
+      schemas: defaultMergeSchemas(),
+      log: (line) => io.stderr(`${line}\n`),
+    });
+    await writeTreeChanges(pkgDir, before, result.files);
+    return 0;
+  } catch (err) {
+    if (err instanceof UpdateError) await writeTreeChanges(pkgDir, before, err.files);
+    io.stderr(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await fetcher.close();
+  }
+}
+
+/** `porchlight pkg <get|update> ...`. */
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    switch (sub) {
+      case "get":
+        return await runGet(rest);
+      case "update":
+        return await runUpdate(rest);
+      case "-h":
+      case "--help":
+      case undefined:
+        process.stdout.write(USAGE);
+        return sub === undefined ? 1 : 0;
+      default:
+        process.stderr.write(`Error: unknown command "pkg ${sub}"\n\n${USAGE}`);
+        return 1;
+    }
+  } catch (err) {
+    process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
