@@ -2,7 +2,7 @@
  * The runtime chain porchlight uses: builtin TypeScript functions first, then `exec:` functions (only
  * with the operator's permission), then docker/podman when a daemon answers.
  */
-import { createBuiltinRuntime } from "./builtin/registry.js";
+import { createBuiltinRuntime, notBuiltinReason } from "./builtin/registry.js";
 import { chainRuntimes } from "./chain.js";
 import { createContainerRuntime } from "./container/container-runtime.js";
 import { createExecRuntime } from "./exec/exec-runtime.js";
@@ -32,7 +32,8 @@ export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRu
   return chainRuntimes(runtimes, {
     hint: (fn) =>
       fn.image !== undefined
-        ? `builtin functions: ${builtin.registry.names().join(", ")}; other images need docker or podman`
+        ? (notBuiltinReason(fn.image) ??
+          `builtin functions: ${builtin.registry.names().join(", ")}; other images need docker or podman`)
         : undefined,
   });
 }

@@ -68,6 +68,22 @@ export function functionNameOf(image: string): string {
   return ref.slice(ref.lastIndexOf("/") + 1);
 }
 
+/**
+ * Catalog functions deliberately not built in, with why and how to run them instead (the text the
+ * "cannot run" message gives for them).
+ */
+const NOT_BUILTIN: Readonly<Record<string, string>> = {
+  gatekeeper:
+    "gatekeeper evaluates Rego policies, and porchlight has no in-process Rego evaluator: none sound exists " +
+    "on npm (OPA's packages evaluate policies precompiled to WebAssembly by the opa CLI, or call an OPA server); " +
+    "run this step with the container runtime (docker or podman, where the operator allows it)",
+};
+
+/** Why a catalog function is not built in and how to run it, or undefined. */
+export function notBuiltinReason(image: string): string | undefined {
+  return NOT_BUILTIN[functionNameOf(image)];
+}
+
 /** A lookup of builtins by catalog name. */
 export class BuiltinRegistry {
   private readonly byName = new Map<string, BuiltinFunction>();
