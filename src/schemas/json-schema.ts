@@ -8,7 +8,7 @@
  * kubeconform and kubeval builtins word it as their tools do. We evaluate the schemas ourselves rather
  * than through a JSON Schema library because the results must be the Go tools' own, error for error:
  * which errors group under a node, which keyword stops a node's validation, in which order they come.
- * Only the keywords Kubernetes' definitions use are evaluated (`type`, `enum`, `required`,
+ * Only the keywords Kubernetes' definitions use are evaluated (`type`, `nullable`, `enum`, `required`,
  * `properties`, `additionalProperties`, `items`, `oneOf`, `$ref`); `format` is not asserted (as in both
  * tools).
  */
@@ -102,6 +102,8 @@ class Validator {
   ): SchemaError | undefined {
     const schema = dereference(raw, this.options.version);
     if (!schema) return undefined;
+    // kubernetes-models marks optional references `nullable` (OpenAPI v3's spelling of `null` allowed).
+    if (raw?.nullable === true || schema.nullable === true) nullable = true;
     const types = schemaTypes(schema);
     if (types.length > 0) {
       const want = nullable && !types.includes("null") ? [...types, "null" as JsonType] : types;

@@ -7,6 +7,7 @@ import {
   kubernetesVersions,
   listMergeInfo,
   openApiDocument,
+  openApiVersion,
   resolveKubernetesVersion,
 } from "../../src/schemas/kubernetes.js";
 
@@ -15,7 +16,25 @@ describe("Kubernetes schemas", () => {
     const versions = kubernetesVersions();
     expect(versions.length).toBeGreaterThan(10);
     expect(versions).toContain("1.16.4");
-    expect(defaultKubernetesVersion()).toBe(versions[versions.length - 1]);
+    expect(versions[versions.length - 1]).toBe("1.27.1");
+    expect(defaultKubernetesVersion()).toBe("1.27.1");
+    expect(openApiVersion()).toBe("1.17.0");
+  });
+
+  it("knows the APIs added after 1.17 in 1.27.1 (kubernetes-models' schemas)", () => {
+    expect(definitionNameFor("batch/v1", "CronJob")).toBe("io.k8s.api.batch.v1.CronJob");
+    expect(definitionNameFor("networking.k8s.io/v1", "Ingress")).toBe("io.k8s.api.networking.v1.Ingress");
+    expect(definitionNameFor("policy/v1", "PodDisruptionBudget", "1.17")).toBeUndefined();
+    const spec = kindSchema("apps/v1", "Deployment")?.schema.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
+    // optional references are `nullable` $refs into the same document
+    expect(spec.spec).toEqual({ $ref: "#/definitions/io.k8s.api.apps.v1.DeploymentSpec", nullable: true });
+    expect(openApiDocument("1.27").definitions["io.k8s.api.apps.v1.DeploymentSpec"].required).toEqual([
+      "selector",
+      "template",
+    ]);
   });
 
   it("resolves requested versions", () => {
@@ -38,6 +57,7 @@ describe("Kubernetes schemas", () => {
   });
 
   it("exposes the OpenAPI document with Kubernetes' extensions", () => {
+    expect(openApiDocument().info.version).toBe("v1.17.0");
     const doc = openApiDocument("1.16.4");
     expect(doc.swagger).toBe("2.0");
     expect(doc.info.version).toBe("v1.16.4");

@@ -100,6 +100,27 @@ spec:
 });
 
 describe("kubeval", () => {
+  it("validates APIs newer than 1.17 against Kubernetes 1.27.1 by default", async () => {
+    const cron = `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+spec:
+  schedule: "0 0 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers:
+            - name: job
+              image: busybox
+          restartPolicy: OnFailure
+`;
+    expect((await runBuiltin(kubeval, cron, configMap({ strict: "true" }))).results).toEqual([]);
+    const old = await runBuiltin(kubeval, cron, configMap({ kubernetes_version: "1.17" }));
+    expect(old.results[0].message).toMatch(/^Validating arbitrary CRDs is not supported yet/);
+  });
+
   it("reports gojsonschema's errors, additional properties before the fields below", async () => {
     const out = await runBuiltin(kubeval, INVALID, configMap({ strict: "true", skip_kinds: "Widget" }));
     expect(out.results.map((r) => [r.field?.path, r.message])).toEqual([
