@@ -318,14 +318,68 @@ export function listMergeInfo(
 ): ListMergeInfo | undefined {
   const schema = fieldSchema(apiVersion, kind, fieldPath, version);
   if (schema?.type !== "array") return undefined;
-  const info: ListMergeInfo = {};
-  const mergeKey = schema["x-kubernetes-patch-merge-key"];
-  const strategy = schema["x-kubernetes-patch-strategy"];
-  const listType = schema["x-kubernetes-list-type"];
-  const mapKeys = schema["x-kubernetes-list-map-keys"];
-  if (typeof mergeKey === "string") info.mergeKey = mergeKey;
-  if (typeof strategy === "string") info.patchStrategy = strategy;
-  if (typeof listType === "string") info.listType = listType;
-  if (Array.isArray(mapKeys)) info.listMapKeys = mapKeys.map(String);
-  return info;
+  return new SchemaNode(schema, version).merge;
+}
+
+/**
+ * A node of a kind's schema, for walking a resource alongside it (kyaml's `openapi.ResourceSchema`):
+ * `field(name)` descends into a property (or a map's `additionalProperties`), `elements()` into a
+ * list's items, `$ref`s resolved; the node's own strategic-merge keys are in {@link SchemaNode.merge}.
+ */
+export class SchemaNode {
+  /** The node's schema, `$ref` resolved (keys beside the `$ref`, such as merge keys, merged in). */
+  readonly schema: OpenApiSchema;
+
+  constructor(
+    schema: OpenApiSchema,
+    /** The Kubernetes version whose definitions `$ref`s resolve in. */
+    readonly version: string,
+  ) {
+    this.schema = schema.$ref ? { ...dereference(schema, version), ...withoutRef(schema) } : schema;
+  }
+
+  /** The schema of field `name` (a property, or the value schema of a map), or undefined. */
+  field(name: string): SchemaNode | undefined {
+    const props = this.schema.properties as Record<string, OpenApiSchema> | undefined;
+    const next =
+      props?.[name] ??
+      (typeof this.schema.additionalProperties === "object" ? this.schema.additionalProperties : undefined);
+    return next ? new SchemaNode(next as OpenApiSchema, this.version) : undefined;
+  }
+
+  /** The schema of a list's items, or undefined when the node is not a list. */
+  elements(): SchemaNode | undefined {
+    const items = this.schema.items;
+    return items && typeof items === "object" && !Array.isArray(items)
+      ? new SchemaNode(items as OpenApiSchema, this.version)
+      : undefined;
+  }
+
+  /** The strategic-merge keys of this (list) node: see {@link ListMergeInfo}. */
+  get merge(): ListMergeInfo {
+    const info: ListMergeInfo = {};
+    const s = this.schema;
+    if (typeof s["x-kubernetes-patch-merge-key"] === "string")
+      info.mergeKey = s["x-kubernetes-patch-merge-key"];
+    if (typeof s["x-kubernetes-patch-strategy"] === "string")
+      info.patchStrategy = s["x-kubernetes-patch-strategy"];
+    if (typeof s["x-kubernetes-list-type"] === "string") info.listType = s["x-kubernetes-list-type"];
+    const keys = s["x-kubernetes-list-map-keys"];
+    if (Array.isArray(keys)) info.listMapKeys = keys.map(String);
+    return info;
+  }
+}
+
+/**
+ * The schema of a kind as a {@link SchemaNode} (default version: {@link openApiVersion}, whose document
+ * carries the merge keys), or undefined for kinds Kubernetes does not define.
+ */
+export function resourceSchema(
+  apiVersion: string,
+  kind: string,
+  version: string = openApiVersion(),
+): SchemaNode | undefined {
+  const v = versionOrDefault(version);
+  const found = kindSchema(apiVersion, kind, v);
+  return found ? new SchemaNode(found.schema, v) : undefined;
 }

@@ -9,6 +9,7 @@ import {
   openApiDocument,
   openApiVersion,
   resolveKubernetesVersion,
+  resourceSchema,
 } from "../../src/schemas/kubernetes.js";
 
 describe("Kubernetes schemas", () => {
@@ -82,5 +83,20 @@ describe("Kubernetes schemas", () => {
     expect(listMergeInfo("apps/v1", "Deployment", ["spec", "replicas"])).toBeUndefined();
     expect(listMergeInfo("apps/v1", "Deployment", ["spec", "nope"])).toBeUndefined();
     expect(fieldSchema("apps/v1", "Deployment", ["spec", "replicas"])?.type).toBe("integer");
+  });
+
+  it("walks a kind's schema field by field (kyaml's ResourceSchema)", () => {
+    const deployment = resourceSchema("apps/v1", "Deployment");
+    const containers = deployment?.field("spec")?.field("template")?.field("spec")?.field("containers");
+    expect(containers?.merge).toEqual({ mergeKey: "name", patchStrategy: "merge" });
+    const ports = containers?.elements()?.field("ports");
+    expect(ports?.merge).toMatchObject({
+      mergeKey: "containerPort",
+      listMapKeys: ["containerPort", "protocol"],
+    });
+    // a map's values: labels are strings
+    expect(deployment?.field("metadata")?.field("labels")?.field("app")?.schema.type).toBe("string");
+    expect(deployment?.field("nope")).toBeUndefined();
+    expect(resourceSchema("example.com/v1", "Widget")).toBeUndefined();
   });
 });
