@@ -46,6 +46,7 @@ import {
   length,
   methodTable,
   None,
+  Range,
   repr,
   StarlarkError,
   SValue,
@@ -86,7 +87,7 @@ export class Frame implements StackEntry {
     this.g = fn.module.globals;
     this.name = code.name;
     this.file = code.file;
-    this.pos = code.pos;
+    this.pos = code.entryPos;
   }
 }
 
@@ -109,12 +110,16 @@ export class FuncCode {
   doc = "";
   /** activations in progress (for the recursion check) */
   active = 0;
+  /** position of a new activation before its first step (go.starlark.net: that of instruction 0) */
+  entryPos: Pos;
   constructor(
     readonly name: string,
     readonly file: string,
     readonly pos: Pos,
     readonly recursion: boolean,
-  ) {}
+  ) {
+    this.entryPos = pos;
+  }
 }
 
 /** A module instance: its globals, predeclared values and the compiled program. */
@@ -410,6 +415,85 @@ function exprStart(e: Expr): Pos {
   }
 }
 
+/**
+ * The position go.starlark.net reports for a function's frame before it executes anything (argument
+ * binding errors, the recursion check): that of its first instruction, i.e. the last position set
+ * while compiling up to the first emitted instruction (the def/lambda position if none).
+ */
+function entryPosition(body: Stmt[], defPos: Pos): Pos {
+  let cur = defPos;
+  const ex = (e: Expr): boolean => {
+    switch (e.kind) {
+      case "ParenExpr":
+        return ex(e.x);
+      case "Ident":
+        if (e.binding?.scope !== Scope.Universal) cur = e.pos;
+        return true;
+      case "ListExpr":
+      case "TupleExpr":
+        return e.list.length > 0 ? ex(e.list[0]!) : true;
+      case "CondExpr":
+        return cond(e.cond);
+      case "IndexExpr":
+      case "DotExpr":
+      case "UnaryExpr":
+      case "BinaryExpr":
+        return ex(e.x as Expr);
+      case "SliceExpr":
+        cur = e.lbrack;
+        return ex(e.x);
+      case "CallExpr":
+        return ex(e.fn);
+      case "LambdaExpr": {
+        cur = e.lambdaPos;
+        const d = e.params.find((p) => p.kind === "BinaryExpr");
+        return d !== undefined && d.kind === "BinaryExpr" ? ex(d.y) : true;
+      }
+      default:
+        return true;
+    }
+  };
+  const cond = (e: Expr): boolean => {
+    if (e.kind === "UnaryExpr" && e.op === T.NOT) return cond(e.x!);
+    return ex(e);
+  };
+  for (const s of body) {
+    switch (s.kind) {
+      case "ExprStmt":
+        if (s.x.kind === "Literal") continue;
+        ex(s.x);
+        return cur;
+      case "BranchStmt":
+        if (s.token === T.PASS) continue;
+        return cur;
+      case "IfStmt":
+      case "WhileStmt":
+        cond(s.cond);
+        return cur;
+      case "AssignStmt":
+        if (s.op === T.EQ) ex(s.rhs);
+        else {
+          const l = unparen(s.lhs);
+          if (l.kind === "Ident") cur = l.pos;
+          else ex((l as { x: Expr }).x);
+        }
+        return cur;
+      case "ForStmt":
+        ex(s.x);
+        return cur;
+      case "ReturnStmt":
+        if (s.result !== null) ex(s.result);
+        return cur;
+      case "DefStmt":
+        cur = s.defPos;
+        return cur;
+      case "LoadStmt":
+        return cur;
+    }
+  }
+  return cur;
+}
+
 function errLocal(fr: Frame, pos: Pos, name: string): never {
   fr.pos = pos;
   return fail(`local variable ${name} referenced before assignment`);
@@ -535,6 +619,18 @@ class FnCompiler {
               }
             } finally {
               if (!frozen) seq.itercount--;
+            }
+            return NORMAL;
+          }
+          if (seq instanceof Range) {
+            const start = seq.start;
+            const step = seq.step;
+            for (let i = 0, n = seq.len_; i < n; i++) {
+              if (++th.steps > th.maxSteps) th.stepLimit();
+              assign(fr, start + i * step);
+              const st = body(fr);
+              if (st === BREAK) break;
+              if (st === RETURN) return RETURN;
             }
             return NORMAL;
           }
@@ -1091,7 +1187,9 @@ class FnCompiler {
     } else {
       const B = this.expr(e.body as Expr);
       inner = (fr, acc) => {
-        (acc as List).elems.push(B(fr));
+        const elems = (acc as List).elems;
+        if ((elems.length & 1023) === 1023) fr.th.alloc(8192);
+        elems.push(B(fr));
       };
     }
     for (let i = e.clauses.length - 1; i >= 0; i--) inner = this.clause(e.clauses[i]!, inner);
@@ -1269,6 +1367,7 @@ class FnCompiler {
     const fc = new FnCompiler(this.prog, code, this.recursion);
     fc.setLocals(f.locals);
     code.body = fc.block(f.body);
+    code.entryPos = entryPosition(f.body, f.pos);
     const pos = f.pos;
     return (fr) => {
       fr.pos = pos;

@@ -720,7 +720,10 @@ export class Dict extends HashTable {
     const key = hashKey(k);
     const e = this.map.get(key);
     if (e !== undefined) e.v = v;
-    else this.map.set(key, { k, v });
+    else {
+      if ((this.map.size & 127) === 127) allocHooks.charge(128 * 64);
+      this.map.set(key, { k, v });
+    }
   }
   /** Deletes a key; returns its value or undefined. */
   delete(k: Value): Value | undefined {

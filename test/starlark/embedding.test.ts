@@ -63,6 +63,12 @@ describe("Starlark embedding API", () => {
         "Error: floored division by zero",
       ].join("\n"),
     );
+    // An argument error is reported in the callee's frame at its first instruction, as go.starlark.net does.
+    const argErr = evalError(() => exec("def f(x):\n    y = 1 + x\n    return y\nf(1, 2)\n"));
+    expect(argErr.message).toBe("function f accepts 1 positional argument (2 given)");
+    expect(argErr.callStack.map((f) => `${f.name}@${f.line}:${f.col}`)).toEqual(["<toplevel>@4:2", "f@1:1"]);
+    const argErr2 = evalError(() => exec("def g(x):\n    y = x + 1\n    return y\ng()\n"));
+    expect(argErr2.callStack.map((f) => `${f.name}@${f.line}:${f.col}`)).toEqual(["<toplevel>@4:2", "g@2:9"]);
     const builtinErr = evalError(() => exec("len(1)\n"));
     expect(builtinErr.backtrace()).toBe(
       "Traceback (most recent call last):\n  test.star:1:4: in <toplevel>\nError in len: len: value of type int has no len",
