@@ -809,6 +809,13 @@ class FnCompiler {
         return (fr, v) => {
           const x = X(fr);
           const y = Y(fr);
+          if (x instanceof Dict && typeof y === "string" && !x.frozen && x.itercount === 0) {
+            const en = x.map.get(y);
+            if (en !== undefined) {
+              en.v = v;
+              return;
+            }
+          }
           fr.pos = lbrack;
           setIndex(x, y, v);
         };
@@ -981,7 +988,14 @@ class FnCompiler {
         return (fr) => {
           const x = X(fr);
           const y = Y(fr);
-          if (x instanceof List && typeof y === "number" && y >= 0 && y < x.elems.length) return x.elems[y]!;
+          if (x instanceof Dict) {
+            if (typeof y === "string") {
+              const en = x.map.get(y);
+              if (en !== undefined) return en.v;
+            }
+          } else if (x instanceof List && typeof y === "number" && y >= 0 && y < x.elems.length) {
+            return x.elems[y]!;
+          }
           fr.pos = pos;
           return getIndex(x, y);
         };
