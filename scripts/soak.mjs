@@ -196,7 +196,7 @@ async function runPhase(name, { redis }) {
       pushes.push({ branch, sha: after, at: Date.now(), replicas });
     };
 
-    const actions = { push: 0, redeliver: 0, reorder: 0 };
+    const actions = { redeliver: 0, reorder: 0 };
     const started = Date.now();
     const deadline = started + SECONDS * 1000;
     const inFlight = new Set();
@@ -207,18 +207,18 @@ async function runPhase(name, { redis }) {
       let action;
       if (unstarted.length > 0 && tick % 2 === 0) action = () => push(unstarted[0]);
       else if (roll < 0.6 || pushes.length < 5) {
-        actions.push++;
         action = () => push(pick([...lastReplicas.keys()]));
       } else if (roll < 0.8) {
-        actions.redeliver++;
         action = async () => {
           const old = (await gh.deliveries({ event: "push" })).filter((d) => d.source !== "redelivery");
-          if (old.length) await gh.redeliver(pick(old).delivery);
+          if (!old.length) return;
+          actions.redeliver++;
+          await gh.redeliver(pick(old).delivery);
         };
       } else {
-        actions.reorder++;
         // Two pushes to one branch delivered newest first.
         action = async () => {
+          actions.reorder++;
           const branch = pick([...lastReplicas.keys()]);
           await gh.holdDeliveries();
           try {
