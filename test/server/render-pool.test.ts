@@ -119,6 +119,28 @@ describe("render pool (worker threads with budgets)", () => {
     expect((await p.renderPackage({ files: new Map(), packageName: "ok", runtime })).ok).toBe(true);
   });
 
+  it("never lets an exec function see the server's secrets", { timeout: 180_000 }, async () => {
+    ensureBuiltCli();
+    const secrets = { PRIVATE_KEY: "k", WEBHOOK_SECRET: "s", REDIS_URL: "redis://:p@h", GITHUB_TOKEN: "t" };
+    const saved = { ...process.env };
+    Object.assign(process.env, secrets);
+    try {
+      pool = createRenderPool({
+        budget: { ...DEFAULT_RENDER_BUDGET, workers: 1 },
+        runtime: { allowExec: true, allowContainers: false },
+        workerUrl: pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js")),
+      });
+    } finally {
+      process.env = saved;
+    }
+    const kptfile = `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: env\npipeline:\n  mutators:\n    - exec: node ${path.join(repoRoot, "test/fixtures/functions/env-report.mjs")}\n`;
+    const result = await pool.renderPackage({ files: files(kptfile), packageName: "env", runtime });
+    expect(result.ok, result.error).toBe(true);
+    const names = /names: "?([^"\n]*)/.exec(decoder.decode(result.files?.get("env.yaml")))?.[1]?.split(",");
+    expect(names).toContain("PATH");
+    for (const secret of Object.keys(secrets)) expect(names).not.toContain(secret);
+  });
+
   it("gives workers only the environment it was given (no server secret)", async () => {
     const p = hostilePool({});
     const result = await p.renderPackage({ files: new Map(), packageName: "ok", runtime });
