@@ -4,7 +4,7 @@
  * else the `additionalProperties` schema; `Elements`: the `items` of an `array`; `$ref`s resolved),
  * exposing the list merge extensions. Kinds Kubernetes does not define (custom resources) have none.
  */
-import { dereference, kindSchema, type OpenApiSchema } from "../../schemas/kubernetes.js";
+import { dereference, kindSchema, type OpenApiSchema, openApiVersion } from "../../schemas/kubernetes.js";
 import type { MergeSchemaNode, MergeSchemas } from "./schema.js";
 
 function str(value: unknown): string | undefined {
@@ -18,7 +18,8 @@ function node(schema: OpenApiSchema): MergeSchemaNode {
       const props = schema.properties as Record<string, OpenApiSchema> | undefined;
       const additional = schema.additionalProperties;
       const next =
-        props?.[name] ?? (additional && typeof additional === "object" ? (additional as OpenApiSchema) : undefined);
+        props?.[name] ??
+        (additional && typeof additional === "object" ? (additional as OpenApiSchema) : undefined);
       const resolved = dereference(next);
       return resolved ? node(resolved) : undefined;
     },
@@ -40,7 +41,7 @@ export function defaultMergeSchemas(): MergeSchemas {
     forType(apiVersion, kind) {
       const key = `${apiVersion}\u0000${kind}`;
       if (!cache.has(key)) {
-        const found = kindSchema(apiVersion, kind);
+        const found = kindSchema(apiVersion, kind, openApiVersion());
         const resolved = found ? dereference(found.schema) : undefined;
         cache.set(key, resolved ? node(resolved) : undefined);
       }
