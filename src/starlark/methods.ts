@@ -50,6 +50,7 @@ import {
   Tuple,
   typeName,
   type Value,
+  WORK_UNIT,
 } from "./values.js";
 
 function nameErr(name: string, e: unknown): never {
@@ -959,7 +960,7 @@ const listMethods: Record<string, BuiltinFn> = {
     listExtend(th, l, x);
     return None;
   },
-  index: (_th, args, kwargs, recv, name) => {
+  index: (th, args, kwargs, recv, name) => {
     const [x, start, end] = unpackPositional(name, args, kwargs, 1, [undefined, undefined, undefined]) as [
       Value,
       Value?,
@@ -973,6 +974,7 @@ const listMethods: Record<string, BuiltinFn> = {
     } catch (e) {
       return nameErr(name, e);
     }
+    th.charge(hi - lo);
     for (let i = lo; i < hi; i++) if (equal(l.elems[i]!, x)) return i;
     return fail(`${name}: value not in list`);
   },
@@ -1008,8 +1010,9 @@ const listMethods: Record<string, BuiltinFn> = {
     }
     return l.elems.splice(i, 1)[0]!;
   },
-  remove: (_th, args, kwargs, recv, name) => {
+  remove: (th, args, kwargs, recv, name) => {
     const l = recvList(recv);
+    th.charge(l.elems.length);
     const [x] = unpackPositional(name, args, kwargs, 1, [undefined]) as [Value];
     try {
       l.checkMutable("remove from");
@@ -1281,7 +1284,20 @@ function install(table: Map<string, Builtin>, methods: Record<string, BuiltinFn>
   for (const [name, fn] of Object.entries(methods)) table.set(name, new Builtin(name, fn));
 }
 
-install(METHODS.string, stringMethods);
+/** String methods cost steps in proportion to the receiver's length (bounded work per step). */
+function linearInReceiver(methods: Record<string, BuiltinFn>): Record<string, BuiltinFn> {
+  const out: Record<string, BuiltinFn> = {};
+  for (const [name, fn] of Object.entries(methods)) {
+    out[name] = (th, args, kwargs, recv, n) => {
+      const len = (recv as string).length;
+      if (len > WORK_UNIT) th.charge(Math.floor(len / WORK_UNIT));
+      return fn(th, args, kwargs, recv, n);
+    };
+  }
+  return out;
+}
+
+install(METHODS.string, linearInReceiver(stringMethods));
 install(METHODS.bytes, bytesMethods);
 install(METHODS.list, listMethods);
 install(METHODS.dict, dictMethods);

@@ -207,6 +207,7 @@ export function enterThread(th: Thread): Thread | null {
   if (prev !== th) {
     currentThread = th;
     allocHooks.charge = (n: number) => th.alloc(n);
+    allocHooks.work = (n: number) => th.charge(n);
   }
   return prev;
 }
@@ -216,6 +217,7 @@ export function leaveThread(prev: Thread | null): void {
   if (prev !== currentThread) {
     currentThread = prev;
     allocHooks.charge = prev === null ? () => {} : (n: number) => prev.alloc(n);
+    allocHooks.work = prev === null ? () => {} : (n: number) => prev.charge(n);
   }
 }
 

@@ -540,6 +540,7 @@ export class List extends SValue {
     return new ListIter(this);
   }
   override has(y: Value): boolean {
+    if (this.elems.length > WORK_UNIT) allocHooks.work(this.elems.length);
     for (const x of this.elems) if (equal(x, y)) return true;
     return false;
   }
@@ -618,6 +619,7 @@ export class Tuple extends SValue {
     return new ArrayIter(this.elems);
   }
   override has(y: Value): boolean {
+    if (this.elems.length > WORK_UNIT) allocHooks.work(this.elems.length);
     for (const x of this.elems) if (equal(x, y)) return true;
     return false;
   }
@@ -798,6 +800,7 @@ class KeyIter implements Iter {
 
 function dictsEqual(x: Dict, y: Dict, depth: number): boolean {
   if (x.map.size !== y.map.size) return false;
+  if (x.map.size > WORK_UNIT) allocHooks.work(x.map.size);
   for (const [key, e] of x.map) {
     const ye = y.map.get(key);
     if (ye === undefined) return false;
@@ -894,6 +897,7 @@ export class SetValue extends HashTable {
 
 function setsEqual(x: SetValue, y: SetValue): boolean {
   if (x.map.size !== y.map.size) return false;
+  if (x.map.size > WORK_UNIT) allocHooks.work(x.map.size);
   for (const k of x.map.keys()) if (!y.map.has(k)) return false;
   return true;
 }
@@ -1256,6 +1260,7 @@ function sameType(x: SValue, y: SValue): boolean {
 
 function sliceCompare(op: Token, x: Value[], y: Value[], depth: number): boolean {
   if (x.length !== y.length && (op === T.EQL || op === T.NEQ)) return op === T.NEQ;
+  if (x.length > WORK_UNIT) allocHooks.work(x.length);
   const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) {
     if (!equalDepth(x[i]!, y[i]!, depth - 1)) {
@@ -1483,7 +1488,13 @@ export function unary(op: Token, x: Value): Value {
 }
 
 /** Hooks the evaluator installs for operations that allocate (memory accounting). */
-export const allocHooks: { charge: (bytes: number) => void } = { charge: () => {} };
+export const allocHooks: { charge: (bytes: number) => void; work: (steps: number) => void } = {
+  charge: () => {},
+  work: () => {},
+};
+
+/** Steps charged per this many bytes or elements processed by one operation. */
+export const WORK_UNIT = 64;
 
 // It's always possible to overeat in small bites, but stop someone swallowing the world in one gulp.
 const MAX_ALLOC = 1 << 30;
@@ -1618,6 +1629,7 @@ export function binary(op: Token, x: Value, y: Value): Value {
     case T.IN:
       if (typeof y === "string") {
         if (typeof x !== "string") fail(`'in <string>' requires string as left operand, not ${typeName(x)}`);
+        if (y.length > WORK_UNIT) allocHooks.work(y.length / WORK_UNIT);
         return y.includes(x);
       }
       if (typeof y === "object") {

@@ -259,3 +259,16 @@ describe("Starlark budgets and sandbox", () => {
     expect(() => exec('load("os", "environ")\n')).toThrow(/load not implemented by this application/);
   });
 });
+
+describe("Starlark work accounting", () => {
+  it("charges steps for work proportional to the data an operation walks (bounded work per step)", () => {
+    const src =
+      'def f():\n    s = "ab" * 100000\n    n = 0\n    for i in range(1000):\n        n += s.count("b")\n    return n\nf()\n';
+    const thread = new Thread({ name: "work.star", budget: { maxSteps: 200_000 } });
+    expect(() => execFile(thread, "work.star", src)).toThrow(/exceeded the step budget of 200000 steps/);
+    const list =
+      "def g():\n    xs = list(range(100000))\n    for i in range(1000):\n        if -1 in xs:\n            pass\ng()\n";
+    const t2 = new Thread({ name: "in.star", budget: { maxSteps: 1_000_000 } });
+    expect(() => execFile(t2, "in.star", list)).toThrow(/exceeded the step budget/);
+  });
+});
