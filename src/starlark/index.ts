@@ -47,7 +47,8 @@ import { resolveExpr, resolveFile } from "./resolver.js";
 import { sourceBytes } from "./scanner.js";
 import type { FileOptions } from "./syntax.js";
 import { callValue, enterThread, leaveThread, type Thread } from "./thread.js";
-import { Builtin, type Kwargs, Module, type Value } from "./values.js";
+import { toBytes } from "./utf8.js";
+import { Builtin, type Kwargs, Module, StarlarkError, type Value } from "./values.js";
 
 export { UNIVERSE } from "./builtins.js";
 export { type FromStarlarkOptions, fromStarlark, toStarlark } from "./convert.js";
@@ -189,10 +190,18 @@ export function evalExpr(
 /**
  * Defines a host built-in function. `fn` receives positional arguments, keyword arguments as
  * (name, value) pairs (names are byte strings) and the thread; it returns a Starlark value and
- * reports errors by throwing (a StarlarkError's message becomes the Starlark error message).
+ * reports errors by throwing: the message of a StarlarkError or plain Error becomes the Starlark
+ * error message (TypeError and other JS errors are reported as internal errors).
  */
 export function builtin(name: string, fn: (args: Value[], kwargs: Kwargs, thread: Thread) => Value): Builtin {
-  return new Builtin(name, (th, args, kwargs) => fn(args, kwargs ?? [], th));
+  return new Builtin(name, (th, args, kwargs) => {
+    try {
+      return fn(args, kwargs ?? [], th);
+    } catch (e) {
+      if (e instanceof Error && e.constructor === Error) throw new StarlarkError(toBytes(e.message));
+      throw e;
+    }
+  });
 }
 
 /** Makes a module value (`<module "name">`) whose attributes are `members`. */

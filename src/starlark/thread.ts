@@ -38,6 +38,11 @@ export class StarlarkEvalError extends StarlarkError {
     this.name = "StarlarkEvalError";
   }
 
+  /** The message as a JS string (`message` is Starlark's byte string: UTF-8 bytes as latin1). */
+  get text(): string {
+    return fromBytes(this.message);
+  }
+
   /** The innermost frame whose file is `file`, if any. */
   frameIn(file: string): CallFrame | undefined {
     for (let i = this.callStack.length - 1; i >= 0; i--) {

@@ -114,6 +114,16 @@ describe("Starlark embedding API", () => {
     expect(mut.message).toBe("append: cannot append to frozen list");
   });
 
+  it("reports a host built-in's thrown Error as a Starlark error of that message", () => {
+    const check = starlark.builtin("check", (args) => {
+      if (args[0] !== "ok") throw new Error(`bad value ${starlark.fromBytes(starlark.repr(args[0]!))}`);
+      return starlark.None;
+    });
+    const err = evalError(() => exec('check("ok")\ncheck("no")\n', { check }));
+    expect(err.message).toBe('bad value "no"');
+    expect(err.backtrace()).toContain("Error in check: bad value");
+  });
+
   it("calls Starlark functions from the host", () => {
     const { globals, thread } = exec("def add(a, b = 10):\n    return a + b\n");
     expect(starlark.call(thread, globals.get("add")!, [1])).toBe(11);
