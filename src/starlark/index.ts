@@ -18,7 +18,7 @@
  *   const globals = starlark.execFile(thread, "fn.star", source, predeclared, { set: true, recursion: true, globalReassign: true });
  *   const out = starlark.fromStarlark(globals.get("result")!);
  * } catch (e) {
- *   if (e instanceof starlark.StarlarkEvalError) console.error(e.backtrace()); // positions + call stack
+ *   if (e instanceof starlark.StarlarkEvalError) console.error(e.backtrace()); // e.text: message; e.callStack: positions
  *   else if (e instanceof starlark.StarlarkSyntaxError || e instanceof starlark.StarlarkResolveError) ...
  * }
  * ```
