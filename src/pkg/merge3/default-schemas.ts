@@ -1,36 +1,26 @@
 /**
  * The merge's schemas from porchlight's Kubernetes schema module (`src/schemas`): a resource type's
- * OpenAPI definition navigated the way kyaml's `openapi.ResourceSchema` does (`Field`: a property,
- * else the `additionalProperties` schema; `Elements`: the `items` of an `array`; `$ref`s resolved),
- * exposing the list merge extensions. Kinds Kubernetes does not define (custom resources) have none.
+ * OpenAPI definition, walked with the module's `SchemaNode` (kyaml's `openapi.ResourceSchema`), with
+ * its list merge extensions (from the newest shipped document that carries them, `openApiVersion()`,
+ * which `resourceSchema` defaults to). Kinds Kubernetes does not define (custom resources) have none.
  */
-import { dereference, kindSchema, type OpenApiSchema, openApiVersion } from "../../schemas/kubernetes.js";
+import { resourceSchema, type SchemaNode } from "../../schemas/kubernetes.js";
 import type { MergeSchemaNode, MergeSchemas } from "./schema.js";
 
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function node(schema: OpenApiSchema): MergeSchemaNode {
-  const mapKeys = schema["x-kubernetes-list-map-keys"];
+function adapt(node: SchemaNode): MergeSchemaNode {
+  const merge = node.merge;
   return {
-    field(name) {
-      const props = schema.properties as Record<string, OpenApiSchema> | undefined;
-      const additional = schema.additionalProperties;
-      const next =
-        props?.[name] ??
-        (additional && typeof additional === "object" ? (additional as OpenApiSchema) : undefined);
-      const resolved = dereference(next);
-      return resolved ? node(resolved) : undefined;
+    field: (name) => {
+      const next = node.field(name);
+      return next ? adapt(next) : undefined;
     },
-    elements() {
-      if (schema.type !== "array" || !schema.items || typeof schema.items !== "object") return undefined;
-      const resolved = dereference(schema.items as OpenApiSchema);
-      return resolved ? node(resolved) : undefined;
+    elements: () => {
+      const next = node.schema.type === "array" ? node.elements() : undefined;
+      return next ? adapt(next) : undefined;
     },
-    patchStrategy: str(schema["x-kubernetes-patch-strategy"]),
-    patchMergeKey: str(schema["x-kubernetes-patch-merge-key"]),
-    listMapKeys: Array.isArray(mapKeys) ? mapKeys.map(String) : undefined,
+    patchStrategy: merge.patchStrategy,
+    patchMergeKey: merge.mergeKey,
+    listMapKeys: merge.listMapKeys,
   };
 }
 
@@ -41,9 +31,8 @@ export function defaultMergeSchemas(): MergeSchemas {
     forType(apiVersion, kind) {
       const key = `${apiVersion}\u0000${kind}`;
       if (!cache.has(key)) {
-        const found = kindSchema(apiVersion, kind, openApiVersion());
-        const resolved = found ? dereference(found.schema) : undefined;
-        cache.set(key, resolved ? node(resolved) : undefined);
+        const found = resourceSchema(apiVersion, kind);
+        cache.set(key, found ? adapt(found) : undefined);
       }
       return cache.get(key);
     },
