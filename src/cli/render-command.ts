@@ -11,7 +11,13 @@ import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
 import { getAnnotation, SEQ_INDENT, stripPipelineAnnotations } from "../krm/annotations.js";
 import type { KrmResource } from "../krm/resource-list.js";
-import { foldDocumentComment, type SeqIndent, stringifyOptions } from "../krm/yaml-io.js";
+import {
+  foldDocumentComment,
+  goNormalize,
+  goStringifyOptions,
+  type SeqIndent,
+  serializeChanged,
+} from "../krm/yaml-io.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
@@ -69,6 +75,10 @@ function failureSummary(result: RenderResult): string {
     : `Partially executed ${executed} function(s) in ${packages} package(s).\n`;
 }
 
+/**
+ * kpt's `-o stdout`: the resources in a `ResourceList`, written as kyaml's ByteWriter writes it
+ * (compact sequences throughout, Go's yaml.v3 formatting: no blank lines, unpadded flow maps).
+ */
 function resourceListText(resources: KrmResource[]): string {
   const list = new Document({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items: [] });
   const items: unknown = (list.contents as YAMLMap).get("items", true);
@@ -78,17 +88,18 @@ function resourceListText(resources: KrmResource[]): string {
     if (isMap(node) && doc.commentBefore) node.commentBefore = doc.commentBefore;
     items.items.push(node);
   }
-  return list.toString({ ...stringifyOptions("compact") });
+  goNormalize(list);
+  return list.toString(goStringifyOptions("compact"));
 }
 
+/** kpt's `-o unwrap`: the resources as YAML documents, reader annotations removed, each with its own sequence indentation. */
 function unwrapText(resources: KrmResource[]): string {
   return resources
     .map((doc) => {
       const seq = (getAnnotation(doc, SEQ_INDENT) ?? "compact") as SeqIndent;
       stripPipelineAnnotations(doc, true);
       foldDocumentComment(doc);
-      if (doc.directives) doc.directives.docStart = null;
-      return doc.toString(stringifyOptions(seq));
+      return serializeChanged(doc, seq);
     })
     .join("---\n");
 }

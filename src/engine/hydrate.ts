@@ -184,13 +184,32 @@ export class Hydration {
         }
       }
       for (const node of [...order].reverse()) this.loadLocal(node);
-      for (const node of order) {
-        this.packages++;
-        await this.runPipeline(node, true);
+      try {
+        for (const node of order) {
+          this.packages++;
+          await this.runPipeline(node, true);
+        }
+      } finally {
+        // kpt's aggregateRootResources: the packages' resources in breadth-first order.
+        this.working = order.flatMap((node) => this.working.filter((e) => e.pkg === node.path));
       }
     } catch (err) {
       throw wrap(".", err);
     }
+  }
+
+  /**
+   * A package pipeline's input in kpt's order: the package's own resources first, then each
+   * subpackage's (in order). Depth-first, a subpackage's resources are its pipeline's output, in the
+   * order its functions returned them; breadth-first (kpt's `buildPipelineInputWithScopedVisibility`)
+   * they are gathered package by package in pre-order.
+   */
+  private pipelineInput(node: PackageNode, bfs: boolean): Entry[] {
+    const own = this.working.filter((e) => e.pkg === node.path);
+    const subs = node.subpackages.flatMap((sub) =>
+      bfs ? this.pipelineInput(sub, true) : this.working.filter((e) => inSubtree(e.pkg, sub.path)),
+    );
+    return [...own, ...subs];
   }
 
   /** Runs one package's pipeline on its subtree's entries; failures throw the package's cause. */
@@ -202,11 +221,12 @@ export class Hydration {
       packagePath: displayPkgPath(node.path),
       packageName: pkgName,
     });
-    let entries = this.working.filter((e) => inSubtree(e.pkg, node.path));
+    let entries = this.pipelineInput(node, bfs);
     const steps = pipelineSteps(kptfile);
     if (steps.length === 0) {
       const problem = nonKrmProblem(entries);
       if (problem) throw new PlainCause(`input resource list must contain only KRM resources: ${problem}`);
+      this.replaceSubtree(node.path, entries);
       return;
     }
     const local = entries.filter((e) => e.pkg === node.path && e.origin);

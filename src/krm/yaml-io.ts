@@ -178,6 +178,30 @@ function isUnchanged(doc: Document, parsed: ParsedDocument, seqIndent: SeqIndent
  * would, no `---` marker (the file writer adds separators). Mutates the document's formatting only.
  */
 export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
+  goNormalize(doc);
+  // yaml.v3 writes a document's trailing comment right after the content (no blank line).
+  const foot = doc.comment;
+  doc.comment = null;
+  const text = doc.toString(goStringifyOptions(seqIndent));
+  doc.comment = foot;
+  if (!foot) return text;
+  return `${text}${foot
+    .split("\n")
+    .map((line) => `#${line}`)
+    .join("\n")}\n`;
+}
+
+/** `toString` options of Go's yaml.v3 as kyaml uses it: `stringifyOptions` and unpadded flow collections. */
+export function goStringifyOptions(seqIndent: SeqIndent) {
+  return { ...stringifyOptions(seqIndent), flowCollectionPadding: false } as const;
+}
+
+/**
+ * Prepares a document to be written the way Go's yaml.v3 writes it (see `serializeChanged`): no
+ * `---` marker, no blank lines, Go's quoting of new strings, scalars keep their source text, folded
+ * blocks become double-quoted. Mutates the document's formatting only.
+ */
+export function goNormalize(doc: Document): void {
   if (doc.directives) doc.directives.docStart = null;
   wrapRawValues(doc, doc.contents);
   visit(doc, {
@@ -193,16 +217,6 @@ export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
   const schema = doc.schema.clone();
   schema.tags = schema.tags.map(keepSourceText);
   doc.schema = schema;
-  // yaml.v3 writes a document's trailing comment right after the content (no blank line).
-  const foot = doc.comment;
-  doc.comment = null;
-  const text = doc.toString({ ...stringifyOptions(seqIndent), flowCollectionPadding: false });
-  doc.comment = foot;
-  if (!foot) return text;
-  return `${text}${foot
-    .split("\n")
-    .map((line) => `#${line}`)
-    .join("\n")}\n`;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: kpt setter comments (`# kpt-set: ${name}`) are data here
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -96,6 +97,24 @@ describe("porchlight render", () => {
     );
     expect(stdout).toContain("config.kubernetes.io/path: 'resources.yaml'");
     expect(await readFile(path.join(dir, "Kptfile"), "utf8")).toBe(before);
+  });
+
+  it("writes -o stdout and -o unwrap as kpt does: no blank lines, unpadded flow maps, own documents' indentation", async () => {
+    const dir = await copyFixture("exec-comments");
+    await writeFile(
+      path.join(dir, "Kptfile"),
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\n",
+    );
+    expect(await main(["render", dir, "-o", "stdout"])).toBe(0);
+    expect(stdout).toContain('  data: {a: "1", b: "2"}\n');
+    expect(stdout).toContain("      internal.config.kubernetes.io/seqindent: 'wide'\n  spec:\n");
+    expect(stdout).toContain('    rrdatas: # kpt-set: ${records}\n    - "10.0.0.1"\n');
+    stdout = "";
+    expect(await main(["render", dir, "-o", "unwrap"])).toBe(0);
+    expect(stdout).toContain("    example.com/owner: team-a\nspec:\n");
+    expect(stdout).toContain('  rrdatas: # kpt-set: ${records}\n    - "10.0.0.1"\n');
+    expect(stdout).toContain('data: {a: "1", b: "2"}\n');
+    expect(stdout).not.toContain("config.kubernetes.io/");
   });
 
   it("resolves a symlinked package path with a warning", async () => {

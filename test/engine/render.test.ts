@@ -17,13 +17,60 @@ describe("renderPackage", () => {
     expect(result.ok).toBe(true);
     const order = events.filter((e) => e.type === "package-start").map((e) => e.packagePath);
     expect(order).toEqual(["./db", "."]);
-    // The root pipeline got db's StatefulSet and Kptfile, already labelled by db's pipeline.
+    // The root pipeline got its own resources, then db's StatefulSet and Kptfile, already labelled by
+    // db's pipeline (kpt 1.0's order: the package's resources before its subpackages').
     const rootCall = runtime.calls[1];
     const kinds = rootCall.input.items.map((d) => d.get("kind"));
-    expect(kinds).toEqual(["StatefulSet", "Kptfile", "Deployment", "Widget", "Kptfile"]);
-    expect(rootCall.input.items[0].getIn(["metadata", "labels", "component"])).toBe("db");
+    expect(kinds).toEqual(["Deployment", "Widget", "Kptfile", "StatefulSet", "Kptfile"]);
+    expect(rootCall.input.items[3].getIn(["metadata", "labels", "component"])).toBe("db");
     const db = fileText(result.files, "db/statefulset.yaml");
     expect(db).toContain("    component: db\n    tier: web\n");
+  });
+
+  it("lists the rendered resources (-o stdout) package first, then subpackages, depth- or breadth-first", async () => {
+    const base = await loadFixture("app");
+    const noPipeline = withFile(
+      base,
+      "Kptfile",
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n",
+    );
+    const dfs = await renderPackage({ files: noPipeline, runtime: testRuntime(), packageName: "app" });
+    const paths = (r: typeof dfs) =>
+      (r.resources ?? []).map((d) =>
+        d.getIn(["metadata", "annotations", "internal.config.kubernetes.io/path"]),
+      );
+    expect(paths(dfs)).toEqual([
+      "resources.yaml",
+      "resources.yaml",
+      "Kptfile",
+      "db/statefulset.yaml",
+      "db/Kptfile",
+    ]);
+    const bfsKptfile = fileText(base, "Kptfile")!.replace(
+      "  name: app\n",
+      '  name: app\n  annotations:\n    kpt.dev/bfs-rendering: "true"\n',
+    );
+    const runtime = testRuntime();
+    const bfs = await renderPackage({
+      files: withFile(base, "Kptfile", bfsKptfile),
+      runtime,
+      packageName: "app",
+    });
+    expect(bfs.ok, bfs.error).toBe(true);
+    expect(runtime.calls[0].input.items.map((d) => d.get("kind"))).toEqual([
+      "Deployment",
+      "Widget",
+      "Kptfile",
+      "StatefulSet",
+      "Kptfile",
+    ]);
+    expect(paths(bfs)).toEqual([
+      "resources.yaml",
+      "resources.yaml",
+      "Kptfile",
+      "db/statefulset.yaml",
+      "db/Kptfile",
+    ]);
   });
 
   it("writes the root Kptfile status (kpt's schema) listing subpackage steps first; subpackage Kptfiles get none", async () => {
