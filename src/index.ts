@@ -2,62 +2,136 @@
  * The porchlight Probot app (Probot's convention: the app function is the default export; `npm start`
  * runs it with `probot run`). Wires dependencies and registers handlers; no logic here.
  *
- * Operator settings (environment, besides Probot's own APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, PORT,
- * GHE_HOST, GHE_PROTOCOL):
- * - `PORCHLIGHT_ALLOW_EXEC=true` allows Kptfile `exec:` functions. Off by default: repository content
- *   must never decide what code the server runs.
- * - `PORCHLIGHT_ALLOW_CONTAINERS=true` allows docker/podman for images without a builtin (off by
- *   default for the same reason).
- * - `PORCHLIGHT_EXEC_TIMEOUT_MS` timeout of one exec function (ms), when exec is allowed.
- * - `PORCHLIGHT_PUSH_ON_FAILURE` = `None` | `Unrendered` (default) | `PartiallyRendered`: the default
- *   policy; a repository's `.github/porchlight.yml` `pushOnFailure` overrides it for that repository.
+ * Webhooks are hints: each handler turns its payload into a job and answers at once; the work queue
+ * (in process, or BullMQ on Redis with `REDIS_URL`) runs the jobs — level-triggered: a job reads
+ * GitHub's current state when it starts. Reconciliation runs at start and periodically, so work no
+ * webhook asked for is found again.
+ *
+ * Operator settings: see README ("Settings"), `src/config/operator-settings.ts` and `src/server/settings.ts`.
  */
-import type { ApplicationFunction } from "probot";
+import { randomUUID } from "node:crypto";
+import type { ApplicationFunction, Probot } from "probot";
+import { type OperatorSettings, readOperatorSettings } from "./config/operator-settings.js";
 import { renderPackage } from "./engine/render.js";
+import { createOctokitPort } from "./github/octokit/index.js";
+import type { GitHubPort } from "./github/port.js";
 import { createCheckRunHandler, createCheckSuiteHandler } from "./handlers/check-run.js";
+import { createInstallationHandler, createInstallationRepositoriesHandler } from "./handlers/installation.js";
 import { createMergeGroupHandler } from "./handlers/merge-group.js";
 import { createPullRequestHandler } from "./handlers/pull-request.js";
 import { createPushHandler } from "./handlers/push.js";
-import { type OperatorSettings, readOperatorSettings } from "./lifecycle/operator-settings.js";
-import { WorkQueue } from "./lifecycle/work-queue.js";
+import { createWorkQueue } from "./lifecycle/queue/create-queue.js";
+import { reconcile } from "./lifecycle/queue/reconcile.js";
+import { createJobHandler } from "./lifecycle/queue/run-job.js";
+import { scheduleReconciliation } from "./lifecycle/queue/schedule.js";
+import type { WorkQueue } from "./lifecycle/queue/work-queue.js";
+import { DEFAULT_SIZE_LIMITS } from "./lifecycle/render/render-packages.js";
 import { createDefaultRuntime } from "./runtimes/default.js";
 import { startProduction } from "./server/production.js";
 import { readServerSettings, type ServerSettings } from "./server/settings.js";
 
-/**
- * Builds the app function from operator settings (tests pass their own; `probot run` uses the env).
- * With `server` settings the app runs as a service (render worker pool with budgets, /healthz, /metrics,
- * SIGTERM); without, it renders in process (tests).
- */
+/** Default reconciliation interval (ms): 5 minutes. */
+export const DEFAULT_RECONCILE_INTERVAL_MS = 300_000;
+/** Default check-run lease (ms): 10 minutes. */
+export const DEFAULT_CHECK_LEASE_MS = 600_000;
+
+/** How the app is assembled beyond the operator's settings (tests and benchmarks). */
+export interface AppOptions {
+  /**
+   * Process settings: with them the app runs as a service (render worker pool with budgets, /healthz,
+   * /metrics, SIGTERM, the Redis queue when `REDIS_URL` is set); without, it renders in process (tests).
+   */
+  server?: ServerSettings;
+  /** The work queue; default: {@link createWorkQueue}. */
+  queue?: WorkQueue;
+  /** Reconcile at start and periodically (default true). */
+  reconcile?: boolean;
+}
+
+/** One port per installation, built once (the Octokit renews its token itself). */
+function portsOf(app: Probot): (installationId: number) => Promise<GitHubPort> {
+  const ports = new Map<number, Promise<GitHubPort>>();
+  return (installationId) => {
+    let port = ports.get(installationId);
+    if (!port) {
+      port = app.auth(installationId).then((octokit) => createOctokitPort(octokit));
+      port.catch(() => ports.delete(installationId));
+      ports.set(installationId, port);
+    }
+    return port;
+  };
+}
+
+/** Builds the app function from operator settings (tests pass their own; `probot run` uses the env). */
 export function createApp(
   settings: OperatorSettings = readOperatorSettings(process.env),
-  server?: ServerSettings,
+  options: AppOptions = {},
 ): ApplicationFunction {
-  return (app, options) => {
+  return async (app, probotOptions) => {
+    const { server } = options;
     const production = server
-      ? startProduction({ app, addHandler: options?.addHandler, settings: server, permissions: settings })
+      ? startProduction({
+          app,
+          addHandler: probotOptions?.addHandler,
+          settings: server,
+          permissions: settings,
+        })
       : undefined;
     const runtime = createDefaultRuntime({
       allowExec: settings.allowExec,
       useContainers: settings.allowContainers,
       ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
     });
-    // One queue per app instance: per-branch serialization and duplicate detection (in memory, per process).
-    const queue = new WorkQueue();
-    // The operator's PORCHLIGHT_PUSH_ON_FAILURE is the default; `.github/porchlight.yml` overrides it.
-    const engine = { renderPackage: production?.renderPackage ?? renderPackage, runtime };
-    const deps = { engine, queue, pushOnFailure: settings.pushOnFailure };
-    // Draft pushes (render and commit) and default-branch pushes (check only).
+    const queue = options.queue ?? (await createWorkQueue({ settings, server, log: app.log }));
+    production?.attachQueue(queue);
+    const portFor = portsOf(app);
+    const lease = {
+      holder: randomUUID().slice(0, 8),
+      leaseMs: settings.checkLeaseMs ?? DEFAULT_CHECK_LEASE_MS,
+    };
+    const appId = settings.appId;
+    const role = server?.role ?? "all";
+    if (role !== "receiver") {
+      await queue.start(
+        createJobHandler({
+          portFor,
+          engine: { renderPackage: production?.renderPackage ?? renderPackage, runtime },
+          queue,
+          log: app.log,
+          pushOnFailure: settings.pushOnFailure,
+          limits: {
+            maxFileBytes: settings.maxFileBytes ?? DEFAULT_SIZE_LIMITS.maxFileBytes,
+            maxPackageBytes: settings.maxPackageBytes ?? DEFAULT_SIZE_LIMITS.maxPackageBytes,
+          },
+          lease,
+          appId,
+          reconcile: (job) => reconcile(job, { portFor, queue, log: app.log, lease, appId }),
+        }),
+      );
+    }
+    // A worker-only process acknowledges webhooks and ignores them (a receiver enqueues them).
+    if (role === "worker") return;
+    const deps = { queue };
     app.on("push", createPushHandler(deps));
-    // Lifecycle (issue 4): propose / publish / reject, re-run, merge queue.
     app.on("pull_request", createPullRequestHandler(deps));
     app.on("check_run", createCheckRunHandler(deps));
     app.on("check_suite", createCheckSuiteHandler(deps));
     app.on("merge_group", createMergeGroupHandler(deps));
+    app.on("installation", createInstallationHandler(deps));
+    app.on("installation_repositories", createInstallationRepositoriesHandler(deps));
+    if (options.reconcile !== false) {
+      const stop = scheduleReconciliation({
+        appPort: async () => createOctokitPort(await app.auth()),
+        queue,
+        log: app.log,
+        intervalMs: settings.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
+      });
+      production?.onClose(async () => stop());
+    }
   };
 }
 
 const porchlight: ApplicationFunction = (app, options) =>
-  createApp(readOperatorSettings(process.env), readServerSettings(process.env))(app, options);
+  createApp(readOperatorSettings(process.env), { server: readServerSettings(process.env) })(app, options);
 
 export default porchlight;

@@ -6,7 +6,7 @@
  * from `--app-id` or Probot's `APP_ID`.
  */
 import { parseArgs } from "node:util";
-import { createRestClient, parseRepoSlug } from "../github/rest-client.js";
+import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
 import { applyRuleset, RENDER_CHECK_NAME } from "../github/rulesets.js";
 import type { CliIo } from "./rpkg-get.js";
 
@@ -48,9 +48,8 @@ export async function runProtect(argv: string[], io: CliIo): Promise<number> {
     return fail(io, `${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
   }
   try {
-    const octokit = createRestClient(io.env);
-    const outcome = await applyRuleset(octokit, {
-      ...repo,
+    const outcome = await applyRuleset(createRestPort(io.env), {
+      repo,
       appId,
       requirePullRequest: parsed.requirePullRequest,
       enforcement: parsed.evaluate ? "evaluate" : "active",
@@ -63,7 +62,9 @@ export async function runProtect(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     const status =
-      typeof error === "object" && error && "status" in error ? ` (HTTP ${String(error.status)})` : "";
+      typeof error === "object" && error && "status" in error && typeof error.status === "number"
+        ? ` (HTTP ${error.status})`
+        : "";
     const hint =
       status.includes("403") || status.includes("404")
         ? ": the token needs admin rights on the repository"

@@ -16,10 +16,14 @@
 import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { CONFIG_PATH, parseRepoConfig } from "../config/load.js";
-import { createRestClient, parseRepoSlug, type RestClientEnv } from "../github/rest-client.js";
-import { readRepository, readRevisionRefs, readYamlFile } from "../github/revision-source.js";
-import { deriveRevisions, type PackageRevisionInfo, topLevelPackages } from "../lifecycle/revision-list.js";
-import { normalizePrefix } from "../lifecycle/revisions.js";
+import { createRestPort, parseRepoSlug, type RestClientEnv } from "../github/rest-client.js";
+import { readRevisionRefs, readYamlFile } from "../github/revision-source.js";
+import {
+  deriveRevisions,
+  type PackageRevisionInfo,
+  topLevelPackages,
+} from "../lifecycle/revisions/revision-list.js";
+import { normalizePrefix } from "../lifecycle/revisions/revisions.js";
 
 /** Where the command reads its environment and writes its output (injectable for tests). */
 export interface CliIo {
@@ -133,15 +137,15 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   try {
-    const octokit = createRestClient(io.env);
-    const repository = await readRepository(octokit, repo);
+    const port = createRestPort(io.env);
+    const repository = await port.readRepository({ repo });
     const loaded = parseRepoConfig(
-      await readYamlFile(octokit, { ...repo, path: CONFIG_PATH, ref: repository.defaultBranch }),
+      await readYamlFile(port, { repo, path: CONFIG_PATH, ref: repository.defaultBranch }),
     );
     if (!loaded.ok) throw new Error(loaded.message);
     const draftPrefix = normalizePrefix(loaded.config.draftBranchPrefix);
-    const refs = await readRevisionRefs(octokit, {
-      ...repo,
+    const refs = await readRevisionRefs(port, {
+      repo,
       defaultBranch: repository.defaultBranch,
       draftPrefix,
     });

@@ -9,6 +9,7 @@
  * a pull request must not be able to change how it is judged (e.g. switch off readiness gates or change
  * the draft prefix in the same PR it wants merged). Probot's own convention, kept here.
  */
+import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { effectiveConfig, type OperatorDefaults, type RepoConfig, repoConfigSchema } from "./schema.js";
 
@@ -98,6 +99,27 @@ export async function loadRepoConfig(
       ok: false,
       message: `${source.file ?? CONFIG_PATH}: cannot be read: ${message.split("\n")[0]}`,
     };
+  }
+  return parseRepoConfig(raw, source);
+}
+
+/**
+ * The configuration from the text a job read (the port's snapshot: the repository's file, else the
+ * owner's `.github` repository's — Probot's organization-wide fallback; `undefined` = neither has one).
+ * YAML syntax errors become `{ok: false}` naming the file and the line. Never throws.
+ */
+export function configFromText(text: string | undefined, source: ConfigSource = {}): ConfigResult {
+  if (text === undefined) return parseRepoConfig(null, source);
+  return loadRepoConfigSync(() => parseYaml(text) as unknown, source);
+}
+
+function loadRepoConfigSync(read: () => unknown, source: ConfigSource): ConfigResult {
+  let raw: unknown;
+  try {
+    raw = read();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `${source.file ?? CONFIG_PATH}: cannot be read: ${message.split("\n")[0]}` };
   }
   return parseRepoConfig(raw, source);
 }

@@ -1,12 +1,16 @@
 /**
- * The GitHub port: every GitHub operation the lifecycle use-cases need, one method per REST call,
- * in GitHub's own words (Git Data API, Checks API). Use-cases depend on this interface only; the
- * Octokit implementation lives in `./octokit-port.ts` and is the only code that talks to Octokit.
+ * The GitHub port: every GitHub operation porchlight needs — the app's use-cases, reconciliation and
+ * the command-line tools — in one interface whose methods are all required, named in GitHub's words
+ * (Git Data API, Checks API, pull requests, GraphQL). Use-cases depend on this interface only; the
+ * Octokit adapter in `./octokit/` is the only code that talks to Octokit.
  *
- * Errors: implementations throw {@link GitHubError} — `kind: "unavailable"` when GitHub failed
- * (5xx, network, rate limit: retrying later may help), `kind: "rejected"` when GitHub refused the
- * request (other 4xx: most likely a bug on our side). Expected outcomes that are not failures (a
- * non-fast-forward ref update) are typed results instead of errors.
+ * Reads are batched where GitHub allows it (one GraphQL request for the state a job starts from, blobs
+ * by the hundred); the one commit-writing method is compare-and-swap on the branch head.
+ *
+ * Errors: implementations throw {@link GitHubError} — `kind: "unavailable"` when GitHub failed (5xx,
+ * network, primary or secondary rate limit: retrying later may help), `kind: "rejected"` when GitHub
+ * refused the request (other 4xx). Expected outcomes that are not failures (a branch that moved, a tag
+ * that exists) are typed results instead of errors.
  */
 
 /** A repository, as `owner/repo`. */
@@ -30,22 +34,91 @@ export interface TreeEntry {
 
 /** A whole recursive tree read at one commit. */
 export interface RepoTree {
-  /** Sha of the root tree object (usable as `base_tree`). */
+  /** Sha of the root tree object. */
   treeSha: string;
   entries: TreeEntry[];
 }
 
-/**
- * One entry of a new tree (GitHub `POST /repos/{owner}/{repo}/git/trees`, relative to a base tree):
- * a file with inline UTF-8 content, a file pointing at an existing blob, or a deletion.
- */
-export type TreeChange =
-  | { path: string; mode: "100644" | "100755"; content: string }
-  | { path: string; mode: "100644" | "100755" | "120000"; blobSha: string }
-  | { path: string; delete: true };
+/** A blob to read: its sha and, when known from the tree, its size in bytes (large ones skip GraphQL). */
+export interface BlobRef {
+  sha: string;
+  size?: number | undefined;
+}
 
-/** Result of a non-force branch update: `superseded` = the branch moved on (422 "not a fast forward"). */
-export type RefUpdateOutcome = { kind: "updated"; sha: string } | { kind: "superseded"; message: string };
+/** A file a commit writes: repository-relative path, raw bytes and the mode to keep. */
+export interface FileAddition {
+  path: string;
+  content: Uint8Array;
+  /** `100644` (regular) or `100755` (executable): the mode the file has, or `100644` for a new file. */
+  mode: "100644" | "100755";
+}
+
+/** The changes of one commit: files written and paths deleted (repository-relative, no overlap). */
+export interface FileChanges {
+  additions: FileAddition[];
+  deletions: string[];
+}
+
+/**
+ * Result of {@link GitHubPort.commitFiles}: `superseded` = the branch no longer pointed at the expected
+ * head (a push, force-push, rewind or deletion happened meanwhile): nothing was written.
+ */
+export type CommitOutcome = { kind: "committed"; sha: string } | { kind: "superseded"; message: string };
+
+/** The head commit of a branch. */
+export interface BranchHead {
+  name: string;
+  sha: string;
+  /** Full commit message (subject, body, trailers). */
+  message: string;
+}
+
+/** A pull request's state, as a job reads it when it starts. */
+export interface PullRequestState {
+  number: number;
+  /** GraphQL node id (for `convertPullRequestToDraft`). */
+  nodeId: string;
+  state: "open" | "closed";
+  merged: boolean;
+  /** The merge commit, once merged. */
+  mergeCommitSha: string | undefined;
+  headRef: string;
+  headSha: string;
+  baseRef: string;
+  /** GitHub draft pull request. */
+  draft: boolean;
+}
+
+/**
+ * Everything a job needs to start, read in ONE request (GraphQL): the default branch, a configuration
+ * file from it (or from the owner's `.github` repository, Probot's organization-wide fallback), and
+ * optionally one branch head and one pull request.
+ */
+export interface RepoSnapshot {
+  defaultBranch: string;
+  /** Head of the default branch; `undefined` for an empty repository. */
+  defaultBranchSha: string | undefined;
+  /** The configuration file's text; `undefined` when neither the repository nor the owner has one. */
+  config: { text: string; source: "repository" | "organization" } | undefined;
+  /** The requested branch's head; `undefined` when the branch does not exist (or none was asked). */
+  branch: BranchHead | undefined;
+  /** The requested pull request; `undefined` when it does not exist (or none was asked). */
+  pullRequest: PullRequestState | undefined;
+}
+
+/** A pull request as lists return it. */
+export interface PullRequestSummary extends PullRequestState {
+  /** The head branch lives in this repository (not a fork): only then may the app commit to it. */
+  sameRepository: boolean;
+}
+
+/** A pull request GitHub associates with a check run (open, its head at the run's sha). */
+export interface PullRequestRef {
+  number: number;
+  headRef: string;
+  headSha: string;
+  baseRef: string;
+}
 
 /** GitHub check-run annotation (Checks API `output.annotations[]`); lines are 1-based. */
 export interface CheckAnnotation {
@@ -78,7 +151,7 @@ export interface CheckRunFields {
   /** Required when `status` is `completed`. */
   conclusion?: CheckConclusion;
   output?: CheckOutput;
-  /** Our own correlation id, e.g. the rendered-from sha. */
+  /** Our own correlation id (Checks API `external_id`): what was rendered, and who holds the run. */
   externalId?: string;
   /** Buttons on the check run (Checks API `actions`, at most 3); a click sends `check_run` `requested_action`. */
   actions?: CheckRunAction[];
@@ -91,56 +164,184 @@ export interface CheckRunAction {
   identifier: string;
 }
 
+/** A check run as `GET commits/{sha}/check-runs` lists it. */
+export interface CheckRunSummary {
+  id: number;
+  name: string;
+  headSha: string;
+  status: "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
+  conclusion: string | undefined;
+  externalId: string | undefined;
+  /** ISO 8601, when GitHub has it. */
+  startedAt: string | undefined;
+  /** The GitHub App that created the run. */
+  appId: number | undefined;
+}
+
+/** A comment on an issue or pull request. */
+export interface IssueComment {
+  id: number;
+  body: string;
+  /** Login of the author (`porchlight[bot]` for ours). */
+  author: string;
+}
+
+/** Result of creating a tag: GitHub refuses to create an existing ref, and we never force one. */
+export type TagOutcome = { kind: "created" } | { kind: "exists" };
+
+/** The body of a repository ruleset (`POST /repos/{owner}/{repo}/rulesets`), as GitHub names its fields. */
+export interface RulesetBody {
+  name: string;
+  target: "branch" | "tag" | "push";
+  enforcement: "active" | "evaluate" | "disabled";
+  conditions: { ref_name: { include: string[]; exclude: string[] } };
+  rules: ({ type: string } & Record<string, unknown>)[];
+}
+
+/** What {@link GitHubPort.ensureRuleset} did. */
+export interface RulesetOutcome {
+  action: "created" | "updated";
+  id: number;
+  /** Link to the ruleset on GitHub when GitHub returned one. */
+  url?: string;
+}
+
 /** Thrown by port implementations. `status` is the HTTP status when GitHub answered. */
 export class GitHubError extends Error {
   readonly kind: "unavailable" | "rejected";
   readonly status: number | undefined;
   readonly operation: string;
+  /** `primary` / `secondary` when GitHub rate-limited the request (then `kind` is `unavailable`). */
+  readonly rateLimit: "primary" | "secondary" | undefined;
+  /** Seconds GitHub asked us to wait (`retry-after`, or until `x-ratelimit-reset`), when it said. */
+  readonly retryAfterSeconds: number | undefined;
   constructor(options: {
     kind: "unavailable" | "rejected";
-    status?: number;
+    status?: number | undefined;
     operation: string;
     message: string;
+    rateLimit?: "primary" | "secondary" | undefined;
+    retryAfterSeconds?: number | undefined;
   }) {
     super(`${options.operation}: ${options.message}`);
     this.name = "GitHubError";
     this.kind = options.kind;
     this.status = options.status;
     this.operation = options.operation;
+    this.rateLimit = options.rateLimit;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
+/** True when `error` says GitHub failed (retrying later may help), not that it refused. */
+export function isGitHubOutage(error: unknown): boolean {
+  return error instanceof GitHubError && error.kind === "unavailable";
+}
+
 /**
- * Everything the lifecycle asks of GitHub. Extend with one method per new operation (tags, pull
- * requests, comments) rather than widening existing ones.
+ * Everything porchlight asks of GitHub. Extend with one method per new operation rather than widening
+ * existing ones; every method is required (a test double implements them all).
  */
 export interface GitHubPort {
+  // ── State a job starts from ──────────────────────────────────────────────────────────────────────
+  /**
+   * One GraphQL request: the default branch and its head, `configPath` on it (else in the owner's
+   * `.github` repository), and when asked the head of `branch` and the state of pull request `pullRequest`.
+   */
+  readSnapshot(options: {
+    repo: RepoRef;
+    configPath: string;
+    branch?: string | undefined;
+    pullRequest?: number | undefined;
+  }): Promise<RepoSnapshot>;
+  /** The sha `refs/heads/<branch>` points at (`GET git/ref/heads/<branch>`); `undefined` when absent. */
+  readBranchHead(options: { repo: RepoRef; branch: string }): Promise<string | undefined>;
+  /** The repository's name and default branch (`GET /repos/{owner}/{repo}`). */
+  readRepository(options: { repo: RepoRef }): Promise<{ name: string; defaultBranch: string }>;
+  /** One text file at `ref` (contents API); `undefined` when it does not exist. */
+  readFile(options: { repo: RepoRef; path: string; ref: string }): Promise<string | undefined>;
+
+  // ── Git content ──────────────────────────────────────────────────────────────────────────────────
   /** One recursive tree read at a commit sha (Git Data API). Throws when GitHub truncates the tree. */
   readTree(options: { repo: RepoRef; sha: string }): Promise<RepoTree>;
-  /** Raw bytes of one blob (`GET git/blobs/{sha}`, base64-decoded). */
-  readBlob(options: { repo: RepoRef; sha: string }): Promise<Uint8Array>;
-  /** Creates a blob from bytes (`POST git/blobs`, base64); for content that is not valid UTF-8. */
-  createBlob(options: { repo: RepoRef; content: Uint8Array }): Promise<string>;
-  /** Creates a tree from `baseTreeSha` plus changes (`POST git/trees`); returns the new tree sha. */
-  createTree(options: { repo: RepoRef; baseTreeSha: string; changes: TreeChange[] }): Promise<string>;
-  /** Creates a commit object (`POST git/commits`); returns its sha. */
-  createCommit(options: {
-    repo: RepoRef;
-    message: string;
-    treeSha: string;
-    parents: string[];
-  }): Promise<string>;
-  /** Moves `refs/heads/<branch>` to `sha` WITHOUT force (`PATCH git/refs/heads/<branch>`, `force: false`). */
-  updateBranch(options: { repo: RepoRef; branch: string; sha: string }): Promise<RefUpdateOutcome>;
   /**
-   * The sha `refs/heads/<branch>` points at now (`GET git/ref/heads/<branch>`); `undefined` when the
-   * branch does not exist (404). Optional: without it, queued pushes are rendered without the check.
+   * Raw bytes of blobs, keyed by sha: batched (GraphQL `object(oid:)` aliases, hundreds per request),
+   * falling back to `GET git/blobs/{sha}` for binary blobs and blobs over GraphQL's 512,000-byte text limit.
    */
-  readBranchHead?(options: { repo: RepoRef; branch: string }): Promise<string | undefined>;
-  /** Creates a check run (`POST check-runs`); returns its id. */
+  readBlobs(options: { repo: RepoRef; blobs: readonly BlobRef[] }): Promise<Map<string, Uint8Array>>;
+  /** Paths changed between two commits (`GET compare/{base}...{head}`; a rename gives both paths). */
+  compareFiles(options: { repo: RepoRef; base: string; head: string }): Promise<string[]>;
+  /** Paths a single commit changes against its first parent (`GET commits/{sha}`). */
+  listCommitFiles(options: { repo: RepoRef; sha: string }): Promise<string[]>;
+  /**
+   * Commits `changes` onto `branch` with parent `expectedHead`, as ONE compare-and-swap: the branch
+   * moves only if it still points at `expectedHead` (GraphQL `createCommitOnBranch` with
+   * `expectedHeadOid`). Otherwise nothing is written and the outcome is `superseded`. Files keep their
+   * `mode` (see the adapter for how an executable file is committed without losing the swap).
+   */
+  commitFiles(options: {
+    repo: RepoRef;
+    branch: string;
+    expectedHead: string;
+    message: string;
+    changes: FileChanges;
+  }): Promise<CommitOutcome>;
+
+  // ── Refs ─────────────────────────────────────────────────────────────────────────────────────────
+  /** Branches whose name starts with `prefix` (`GET git/matching-refs/heads/<prefix>`), with their head. */
+  listBranches(options: { repo: RepoRef; prefix: string }): Promise<{ name: string; sha: string }[]>;
+  /** Deletes `refs/heads/<branch>` (`DELETE git/refs/heads/<branch>`); `false` when it was already gone. */
+  deleteBranch(options: { repo: RepoRef; branch: string }): Promise<boolean>;
+  /** Tags whose name starts with `prefix` (`GET git/matching-refs/tags/<prefix>`), with their object sha. */
+  listTags(options: { repo: RepoRef; prefix: string }): Promise<{ name: string; sha: string }[]>;
+  /** Every tag with the commit it points at, peeled (`GET tags`, paginated). */
+  listTagCommits(options: { repo: RepoRef }): Promise<{ name: string; sha: string }[]>;
+  /** Creates the lightweight tag `refs/tags/<name>` at commit `sha` (`POST git/refs`); never moves one. */
+  createTag(options: { repo: RepoRef; name: string; sha: string }): Promise<TagOutcome>;
+
+  // ── Checks ───────────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Creates a check run (`POST check-runs`); returns its id and the open pull requests GitHub associates
+   * with its head sha (the run's `pull_requests`).
+   */
   createCheckRun(
     options: { repo: RepoRef; name: string; headSha: string } & CheckRunFields,
-  ): Promise<{ id: number }>;
+  ): Promise<{ id: number; pullRequests: PullRequestRef[] }>;
   /** Updates a check run (`PATCH check-runs/{id}`); annotations are appended by GitHub. */
   updateCheckRun(options: { repo: RepoRef; checkRunId: number } & CheckRunFields): Promise<void>;
+  /** Check runs named `name` on `sha`, every attempt (`GET commits/{sha}/check-runs?filter=all`). */
+  listCheckRuns(options: { repo: RepoRef; sha: string; name: string }): Promise<CheckRunSummary[]>;
+
+  // ── Pull requests and comments ───────────────────────────────────────────────────────────────────
+  /** Paths a pull request changes (`GET pulls/{n}/files`, paginated; a rename gives both paths). */
+  listPullRequestFiles(options: { repo: RepoRef; number: number }): Promise<string[]>;
+  /**
+   * Pull requests (`GET pulls`, newest updated first): `open`/`closed`/`all`, into `base` when given, at
+   * most `limit` (default: all pages).
+   */
+  listPullRequests(options: {
+    repo: RepoRef;
+    state: "open" | "closed" | "all";
+    base?: string;
+    limit?: number;
+  }): Promise<PullRequestSummary[]>;
+  /** Turns a pull request back into a GitHub draft (GraphQL `convertPullRequestToDraft`, by node id). */
+  convertPullRequestToDraft(options: { nodeId: string }): Promise<void>;
+  /** Comments of an issue or pull request (`GET issues/{n}/comments`, paginated, oldest first). */
+  listComments(options: { repo: RepoRef; issueNumber: number }): Promise<IssueComment[]>;
+  /** Adds a comment (`POST issues/{n}/comments`); returns its id. */
+  createComment(options: { repo: RepoRef; issueNumber: number; body: string }): Promise<number>;
+  /** Replaces a comment's body (`PATCH issues/comments/{id}`). */
+  updateComment(options: { repo: RepoRef; commentId: number; body: string }): Promise<void>;
+
+  // ── Installation and administration ──────────────────────────────────────────────────────────────
+  /** The app's installations (`GET /app/installations`, paginated; only on a port authenticated as the app). */
+  listInstallations(): Promise<number[]>;
+  /** Repositories the installation can access (`GET /installation/repositories`, paginated). */
+  listInstallationRepositories(): Promise<RepoRef[]>;
+  /**
+   * Creates the repository ruleset named `body.name`, or updates the one with that name (never stacks
+   * duplicates): `GET rulesets`, then `POST rulesets` or `PUT rulesets/{id}`.
+   */
+  ensureRuleset(options: { repo: RepoRef; body: RulesetBody }): Promise<RulesetOutcome>;
 }

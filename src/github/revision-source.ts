@@ -1,49 +1,31 @@
 /**
- * Reads what `porchlight rpkg get` lists from GitHub: the repository's default branch and config file,
- * its draft branches, pull requests, tags and the file paths on the default branch. The pure
- * derivation is `deriveRevisions` in `src/lifecycle/revision-list.ts`; the CLI joins the two.
+ * Reads what `porchlight rpkg get` lists from GitHub, through the port: the repository's default
+ * branch and config file, its draft branches, pull requests, tags and the file paths on the default
+ * branch. The pure derivation is `deriveRevisions` in `src/lifecycle/revisions/revision-list.ts`; the
+ * CLI joins the two.
  *
- * Requests (paginated where GitHub paginates): `GET /repos/{o}/{r}`,
- * `GET contents/.github/porchlight.yml?ref=<default>`, `GET git/matching-refs/heads/<prefix>`,
- * `GET tags`, `GET pulls?state=all&base=<default>`, `GET git/trees/<default>?recursive=1`,
- * `GET branches/<default>`.
+ * Requests (paginated where GitHub paginates): `GET git/matching-refs/heads/<prefix>`, `GET tags`,
+ * `GET pulls?state=all&base=<default>`, `GET git/ref/heads/<default>`, `GET git/trees/<sha>?recursive=1`.
  */
 import { parse as parseYaml } from "yaml";
-import { httpStatus, type RestClient } from "./rest-client.js";
-
-type Repo = { owner: string; repo: string };
-
-/** The repository's name and default branch (`GET /repos/{owner}/{repo}`). */
-export async function readRepository(
-  octokit: RestClient,
-  repo: Repo,
-): Promise<{ name: string; defaultBranch: string }> {
-  const { data } = await octokit.rest.repos.get(repo);
-  return { name: data.name, defaultBranch: data.default_branch };
-}
+import type { GitHubPort, RepoRef } from "./port.js";
 
 /**
  * A YAML file of the repository at `ref`, parsed: `null` when it does not exist. Throws an `Error`
- * starting with the path when the YAML does not parse; Octokit's error on other HTTP failures.
+ * starting with the path when the YAML does not parse; GitHubError on other failures.
  */
 export async function readYamlFile(
-  octokit: RestClient,
-  options: Repo & { path: string; ref: string },
+  port: GitHubPort,
+  options: { repo: RepoRef; path: string; ref: string },
 ): Promise<unknown> {
-  const { path, ref, ...repo } = options;
-  let text: string;
-  try {
-    const { data } = await octokit.rest.repos.getContent({ ...repo, path, ref });
-    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return null;
-    text = Buffer.from(data.content, "base64").toString("utf8");
-  } catch (error) {
-    if (httpStatus(error) === 404) return null;
-    throw error;
-  }
+  const text = await port.readFile(options);
+  if (text === undefined) return null;
   try {
     return parseYaml(text) as unknown;
   } catch (error) {
-    throw new Error(`${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    throw new Error(
+      `${options.path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    );
   }
 }
 
@@ -68,42 +50,31 @@ export interface RevisionRefs {
 
 /** Reads branches under `draftPrefix`, all tags, pull requests into the default branch and its tree. */
 export async function readRevisionRefs(
-  octokit: RestClient,
-  options: Repo & { defaultBranch: string; draftPrefix: string },
+  port: GitHubPort,
+  options: { repo: RepoRef; defaultBranch: string; draftPrefix: string },
 ): Promise<RevisionRefs> {
-  const { defaultBranch, draftPrefix, ...repo } = options;
-  const refs = await octokit.paginate(octokit.rest.git.listMatchingRefs, {
-    ...repo,
-    ref: `heads/${draftPrefix}`,
-  });
-  const tagList = await octokit.paginate(octokit.rest.repos.listTags, { ...repo, per_page: 100 });
-  const pulls = await octokit.paginate(octokit.rest.pulls.list, {
-    ...repo,
-    state: "all",
-    base: defaultBranch,
-    per_page: 100,
-  });
-  const { data: branch } = await octokit.rest.repos.getBranch({ ...repo, branch: defaultBranch });
-  const { data: tree } = await octokit.rest.git.getTree({
-    ...repo,
-    tree_sha: branch.commit.sha,
-    recursive: "1",
-  });
+  const { repo, defaultBranch, draftPrefix } = options;
+  const branches = await port.listBranches({ repo, prefix: draftPrefix });
+  const tags = await port.listTagCommits({ repo });
+  const pulls = await port.listPullRequests({ repo, state: "all", base: defaultBranch });
+  const head = await port.readBranchHead({ repo, branch: defaultBranch });
+  if (!head) throw new Error(`the default branch ${defaultBranch} does not exist`);
+  const tree = await port.readTree({ repo, sha: head });
   return {
-    branches: refs.map((r) => ({ name: r.ref.replace(/^refs\/heads\//, ""), sha: r.object.sha })),
-    tags: tagList.map((t) => ({ name: t.name, sha: t.commit.sha })),
+    branches,
+    tags,
     pullRequests: pulls
-      .filter((p) => p.head.ref.startsWith(draftPrefix))
+      .filter((p) => p.headRef.startsWith(draftPrefix))
       .map((p): RevisionRefs["pullRequests"][number] => ({
         number: p.number,
-        headRef: p.head.ref,
-        headSha: p.head.sha,
-        baseRef: p.base.ref,
-        state: p.state === "open" ? "open" : "closed",
-        draft: p.draft === true,
-        merged: Boolean(p.merged_at),
+        headRef: p.headRef,
+        headSha: p.headSha,
+        baseRef: p.baseRef,
+        state: p.state,
+        draft: p.draft,
+        merged: p.merged,
       })),
-    defaultBranchPaths: tree.tree.flatMap((e) => (e.type === "blob" && e.path ? [e.path] : [])),
-    defaultBranchSha: branch.commit.sha,
+    defaultBranchPaths: tree.entries.flatMap((e) => (e.type === "blob" ? [e.path] : [])),
+    defaultBranchSha: head,
   };
 }

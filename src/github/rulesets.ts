@@ -3,19 +3,12 @@
  * GitHub: a pull request from a draft branch can only be merged (published) when our own check run on
  * its head says the package renders and matches its rendered form.
  *
- * GitHub API: `GET /repos/{o}/{r}/rulesets`, `POST /repos/{o}/{r}/rulesets` (operation
- * `repos/create-repo-ruleset`), `PUT /repos/{o}/{r}/rulesets/{id}`.
+ * GitHub API (through the port): `GET /repos/{o}/{r}/rulesets`, `POST /repos/{o}/{r}/rulesets`
+ * (operation `repos/create-repo-ruleset`), `PUT /repos/{o}/{r}/rulesets/{id}`.
  */
-import type { RestEndpointMethodTypes } from "@octokit/rest";
-import type { RestClient } from "./rest-client.js";
+import type { GitHubPort, RepoRef, RulesetBody, RulesetOutcome } from "./port.js";
 
-type CreateRulesetParams = RestEndpointMethodTypes["repos"]["createRepoRuleset"]["parameters"];
-/** One rule of a repository ruleset, as Octokit types it. */
-type RulesetRule = NonNullable<CreateRulesetParams["rules"]>[number];
-/** The body fields of `POST /repos/{owner}/{repo}/rulesets`. */
-export type RulesetBody = Required<
-  Pick<CreateRulesetParams, "name" | "target" | "enforcement" | "conditions" | "rules">
->;
+export type { RulesetBody, RulesetOutcome };
 
 /** Name of the check run the app writes and the ruleset requires. */
 export const RENDER_CHECK_NAME = "porchlight/render";
@@ -39,7 +32,7 @@ export interface RulesetOptions {
  * is false: the check is about the package content on the PR head, not about the base being current.
  */
 export function rulesetBody(options: RulesetOptions): RulesetBody {
-  const rules: RulesetRule[] = [
+  const rules: RulesetBody["rules"] = [
     {
       type: "required_status_checks",
       parameters: {
@@ -69,48 +62,15 @@ export function rulesetBody(options: RulesetOptions): RulesetBody {
   };
 }
 
-/** What {@link applyRuleset} did. */
-export interface RulesetOutcome {
-  action: "created" | "updated";
-  id: number;
-  /** Link to the ruleset on GitHub when GitHub returned one. */
-  url?: string;
-}
-
 /**
  * Creates the ruleset, or updates the one with the same name so that running `protect` twice does not
- * stack duplicates. Throws Octokit's errors (403 when the token cannot administer the repository).
+ * stack duplicates (through the port's `ensureRuleset`). Throws GitHubError (403 when the token cannot
+ * administer the repository).
  */
 export async function applyRuleset(
-  octokit: RestClient,
-  options: { owner: string; repo: string } & RulesetOptions,
+  port: GitHubPort,
+  options: { repo: RepoRef } & RulesetOptions,
 ): Promise<RulesetOutcome> {
-  const { owner, repo, ...ruleset } = options;
-  const body = rulesetBody(ruleset);
-  const existing = await octokit.paginate(octokit.rest.repos.getRepoRulesets, {
-    owner,
-    repo,
-    includes_parents: false,
-    per_page: 100,
-  });
-  const same = existing.find((r) => r.name === RULESET_NAME && r.source_type !== "Organization");
-  if (same) {
-    const { data } = await octokit.rest.repos.updateRepoRuleset({
-      owner,
-      repo,
-      ruleset_id: same.id,
-      ...body,
-    });
-    return {
-      action: "updated",
-      id: data.id,
-      ...(data._links?.html?.href ? { url: data._links.html.href } : {}),
-    };
-  }
-  const { data } = await octokit.rest.repos.createRepoRuleset({ owner, repo, ...body });
-  return {
-    action: "created",
-    id: data.id,
-    ...(data._links?.html?.href ? { url: data._links.html.href } : {}),
-  };
+  const { repo, ...ruleset } = options;
+  return port.ensureRuleset({ repo, body: rulesetBody(ruleset) });
 }

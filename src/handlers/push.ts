@@ -1,94 +1,42 @@
 /**
- * `push` webhook → {@link renderDraft} (a draft branch) or {@link checkDefaultBranchPush} (the default
- * branch: a check only, the app never commits there). Thin: reads `.github/porchlight.yml` from the
- * default branch like every other handler (its `draftBranchPrefix`, `pushOnFailure`, `directories`...,
- * the operator's `PORCHLIGHT_PUSH_ON_FAILURE` as the default the file overrides), turns the payload into
- * the use-case's input and makes one use-case call. Branch deletions, tags and other branches are ignored.
- * A bad config file gives one failed `porchlight/render` check naming the field, on pushes to a draft
- * branch (the file's prefix when readable, else `drafts/`) or to the default branch.
+ * `push` → a hint: a draft job for the branch (its job reads the branch's head and the configuration,
+ * and does nothing for a branch that is not a draft), or a default-branch job. The payload's sha is
+ * never rendered as such; a push whose head already holds a verdict (the app's own render commit) is
+ * dropped without a request. Branch deletions and tags are ignored.
  */
 import type { Context } from "probot";
-import { lifecyclePortFromContext } from "../github/octokit-lifecycle.js";
-import { reportConfigError } from "../lifecycle/gate-check.js";
-import { checkDefaultBranchPush } from "../lifecycle/merge-queue.js";
-import { type DraftPush, renderDraft } from "../lifecycle/render-draft.js";
-import { normalizePrefix } from "../lifecycle/revisions.js";
-import { type LifecycleHandlerDeps, repoConfig } from "./pull-request.js";
+import { enqueue, type HandlerDeps, hasVerdict, source } from "./hints.js";
 
-/** The subset of GitHub's push payload we read (shape of `@octokit/webhooks` `PushEvent`). */
-export interface PushPayloadLike {
-  ref: string;
-  after: string;
-  deleted?: boolean;
-  repository: {
-    name: string;
-    default_branch?: string;
-    owner: { login?: string; name?: string | null } | null;
-  };
-  commits?: { added?: string[]; modified?: string[]; removed?: string[] }[];
-  head_commit?: { message?: string } | null;
-}
-
-/** A branch update we may act on: the branch and the push reduced to the use-case's input. */
-function branchPush(payload: PushPayloadLike): DraftPush | undefined {
-  const branchPrefix = "refs/heads/";
-  if (payload.deleted || !payload.ref.startsWith(branchPrefix) || /^0+$/.test(payload.after))
-    return undefined;
-  const owner = payload.repository.owner?.login ?? payload.repository.owner?.name;
-  if (!owner) return undefined;
+/** The changed paths of a push (added, modified, removed over its commits), sorted. */
+function changedPaths(
+  commits: readonly { added?: string[]; modified?: string[]; removed?: string[] }[] | undefined,
+) {
   const changed = new Set<string>();
-  for (const commit of payload.commits ?? []) {
-    for (const p of [...(commit.added ?? []), ...(commit.modified ?? []), ...(commit.removed ?? [])])
-      changed.add(p);
-  }
-  return {
-    repo: { owner, repo: payload.repository.name },
-    branch: payload.ref.slice(branchPrefix.length),
-    sha: payload.after,
-    changedPaths: [...changed].sort(),
-    ...(payload.head_commit?.message !== undefined ? { headCommitMessage: payload.head_commit.message } : {}),
-    ...(payload.repository.default_branch ? { defaultBranch: payload.repository.default_branch } : {}),
-  };
+  for (const c of commits ?? [])
+    for (const p of [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])]) changed.add(p);
+  return [...changed].sort();
 }
 
-/** Dependencies shared by every push: the engine, the queue and the operator's default policy. */
-export type PushHandlerDeps = LifecycleHandlerDeps;
-
-/** Builds the `push` handler (draft branches and the default branch). */
-export function createPushHandler(deps: PushHandlerDeps) {
+/** Builds the `push` handler. */
+export function createPushHandler(deps: HandlerDeps) {
   return async (context: Context<"push">): Promise<void> => {
-    const push = branchPush(context.payload);
-    if (!push) return;
-    const onDefaultBranch = push.branch === push.defaultBranch;
-    if (onDefaultBranch && push.changedPaths.length === 0) return;
-    const port = lifecyclePortFromContext(context);
-    const loaded = await repoConfig(context, deps);
-    if (!loaded.ok) {
-      if (onDefaultBranch || push.branch.startsWith(normalizePrefix(loaded.draftBranchPrefix))) {
-        context.log.warn(`${push.branch}@${push.sha.slice(0, 7)}: ${loaded.message}`);
-        await reportConfigError({ port, repo: push.repo, sha: push.sha, message: loaded.message });
-      }
-      return;
-    }
-    const config = loaded.config;
-    if (onDefaultBranch) {
-      const outcome = await checkDefaultBranchPush(push, {
-        port,
-        engine: deps.engine,
-        log: context.log,
-        config,
+    const { payload } = context;
+    const from = source(payload);
+    const branch = payload.ref.startsWith("refs/heads/")
+      ? payload.ref.slice("refs/heads/".length)
+      : undefined;
+    if (!from || !branch || payload.deleted || /^0+$/.test(payload.after)) return;
+    if (await hasVerdict(deps, from.repo, payload.after)) return;
+    if (branch === payload.repository.default_branch) {
+      const paths = changedPaths(payload.commits);
+      if (paths.length === 0) return;
+      await enqueue(deps, {
+        kind: "default-branch",
+        ...from,
+        hint: { sha: payload.after, changedPaths: paths },
       });
-      context.log.info(`push ${push.branch}@${push.sha.slice(0, 7)}: ${outcome.kind}`);
       return;
     }
-    if (!push.branch.startsWith(normalizePrefix(config.draftBranchPrefix))) return;
-    const outcome = await renderDraft(push, {
-      engine: deps.engine,
-      ...(deps.queue ? { queue: deps.queue } : {}),
-      config,
-      port,
-      log: context.log,
-    });
-    context.log.info(`porchlight/render ${push.branch}@${push.sha.slice(0, 7)}: ${outcome.kind}`);
+    await enqueue(deps, { kind: "draft", ...from, branch });
   };
 }

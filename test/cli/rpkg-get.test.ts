@@ -72,7 +72,9 @@ describe("porchlight rpkg get", () => {
         pull(6, "drafts/team/app/labels", { draft: true }),
         pull(5, "other"),
       ]);
-    api.get("/repos/acme/pkgs/branches/main").reply(200, { name: "main", commit: { sha: sha(1) } });
+    api
+      .get("/repos/acme/pkgs/git/ref/heads%2Fmain")
+      .reply(200, { ref: "refs/heads/main", object: { sha: sha(1), type: "commit" } });
     api
       .get(`/repos/acme/pkgs/git/trees/${sha(1)}`)
       .query({ recursive: "1" })
@@ -118,7 +120,9 @@ describe("porchlight rpkg get", () => {
         { name: "elsewhere/v1", commit: { sha: sha(22) } },
       ]);
     api.get("/repos/acme/pkgs/pulls").query(true).reply(200, []);
-    api.get("/repos/acme/pkgs/branches/main").reply(200, { name: "main", commit: { sha: sha(1) } });
+    api
+      .get("/repos/acme/pkgs/git/ref/heads%2Fmain")
+      .reply(200, { ref: "refs/heads/main", object: { sha: sha(1), type: "commit" } });
     api
       .get(`/repos/acme/pkgs/git/trees/${sha(1)}`)
       .query(true)

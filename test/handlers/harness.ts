@@ -4,14 +4,24 @@
  */
 import { Probot, ProbotOctokit } from "probot";
 import { parse } from "yaml";
+import type { OperatorSettings } from "../../src/config/operator-settings.js";
 import { createApp } from "../../src/index.js";
-import type { OperatorSettings } from "../../src/lifecycle/operator-settings.js";
+import { EmbeddedQueue, type EmbeddedQueueOptions } from "../../src/lifecycle/queue/embedded-queue.js";
 
 /** `exec:` command of the results-reporting test function (`node <script> <severity> <n>`). */
 export const REPORT_FN = "node test/handlers/fixtures/report-results.mjs";
 
-/** A Probot instance with the app loaded; exec allowed so the test function can run, containers off. */
-export async function createTestProbot(settings: Partial<OperatorSettings> = {}): Promise<Probot> {
+/** A test Probot: `receive` resolves once the work the event asked for is done (the queue is idle). */
+export type TestProbot = Probot & { queue: EmbeddedQueue; failures: unknown[] };
+
+/**
+ * A Probot instance with the app loaded; exec allowed so the test function can run, containers off; no
+ * reconciliation; retries of GitHub outages at once (`queue` overrides the queue's options).
+ */
+export async function createTestProbot(
+  settings: Partial<OperatorSettings> = {},
+  queueOptions: EmbeddedQueueOptions = {},
+): Promise<TestProbot> {
   const probot = new Probot({
     githubToken: "test-token",
     logLevel: "fatal",
@@ -23,10 +33,27 @@ export async function createTestProbot(settings: Partial<OperatorSettings> = {})
       throttle: { ...(options.throttle as object), enabled: false },
     })),
   });
+  const failures: unknown[] = [];
+  const queue = new EmbeddedQueue({
+    retry: { retryDelayMs: () => 0, maxAttempts: 3 },
+    onFailed: (_job, error) => failures.push(error),
+    ...queueOptions,
+  });
   await probot.load(
-    createApp({ allowExec: true, allowContainers: false, pushOnFailure: "Unrendered", ...settings }),
+    createApp(
+      { allowExec: true, allowContainers: false, pushOnFailure: "Unrendered", ...settings },
+      { queue, reconcile: false },
+    ),
   );
-  return probot;
+  const receive = probot.receive.bind(probot);
+  return Object.assign(probot, {
+    queue,
+    failures,
+    receive: async (event: Parameters<Probot["receive"]>[0]) => {
+      await receive(event);
+      await queue.idle();
+    },
+  });
 }
 
 /** A Kptfile with the given pipeline (YAML lines, indented under `pipeline:`). */
@@ -58,12 +85,6 @@ export function deployment(name: string): string {
     "  replicas: 1",
     "",
   ].join("\n");
-}
-
-/** Tree entries of a `POST git/trees` body, keyed by path (content, or `null` for deletions). */
-export function treeContents(body: Record<string, unknown> | undefined): Record<string, string | null> {
-  const tree = (body?.tree ?? []) as { path: string; content?: string; sha?: string | null }[];
-  return Object.fromEntries(tree.map((e) => [e.path, e.content ?? e.sha ?? null]));
 }
 
 /** `status.conditions[0]` of a Kptfile text. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { PushOnFailure } from "../../src/engine/types.js";
 import { pushEvent } from "../helpers/events.js";
-import { GitHubMock, useNock } from "../helpers/github-mock.js";
+import { commitContents, GitHubMock, useNock } from "../helpers/github-mock.js";
 import {
   createTestProbot,
   deployment,
@@ -10,7 +10,6 @@ import {
   REPORT_FN,
   renderedCondition,
   SET_NAMESPACE,
-  treeContents,
 } from "./harness.js";
 
 useNock();
@@ -43,6 +42,10 @@ type CheckBody = {
   };
 };
 
+/** The reads of the draft job for a head SHA holding `pkg`. */
+const reads = (pkg: Record<string, string>) =>
+  new GitHubMock().branch(BRANCH, SHA).config().checkRuns(SHA).tree(SHA, pkg).compare(SHA).blobs(pkg);
+
 const FAILING_MUTATOR = [...SET_NAMESPACE, `  - exec: ${REPORT_FN} error 1`];
 
 describe("a failing mutator", () => {
@@ -52,8 +55,8 @@ describe("a failing mutator", () => {
     ["PartiallyRendered", "partial"],
   ])("under pushOnFailure %s stores %s and reports failure", async (pushOnFailure, stored) => {
     const pkg = files(FAILING_MUTATOR);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
-    if (stored !== "nothing") gh.createTree().createCommit(RENDERED).updateRef(BRANCH);
+    const gh = reads(pkg);
+    if (stored !== "nothing") gh.commit(RENDERED);
     gh.createCheckRun();
     const probot = await createTestProbot({ pushOnFailure });
 
@@ -66,11 +69,11 @@ describe("a failing mutator", () => {
     expect(check.output.title).toMatch(/^Render failed: apps\/web/);
     expect(check.output.annotations?.length).toBe(3);
     if (stored === "nothing") {
-      expect(gh.bodies("POST", "/git/trees")).toEqual([]);
+      expect(gh.commitInputs()).toEqual([]);
       expect(check.output.summary).toContain("Nothing was stored.");
       return;
     }
-    const written = treeContents(gh.bodies("POST", "/git/trees")[0]);
+    const written = commitContents(gh.commitInputs()[0]);
     expect(renderedCondition(written["apps/web/Kptfile"])).toMatchObject({
       status: "False",
       reason: "RenderFailed",
@@ -86,8 +89,8 @@ describe("a failing mutator", () => {
 describe("a failing validator", () => {
   it("reports failure with an annotation at the line of each resource's field", async () => {
     const pkg = files([...SET_NAMESPACE, "validators:", `  - exec: ${REPORT_FN} error 1`]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    const gh = reads(pkg);
+    gh.commit(RENDERED).createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(push());
@@ -110,8 +113,8 @@ describe("a failing validator", () => {
 describe("an unknown function", () => {
   it("fails its step with a message naming the image, stores the status and reports failure", async () => {
     const pkg = files(["mutators:", "  - image: ghcr.io/example/not-a-builtin:v1"]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    const gh = reads(pkg);
+    gh.commit(RENDERED).createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(push());
@@ -120,7 +123,7 @@ describe("an unknown function", () => {
     const check = gh.bodies("POST", "/check-runs")[0] as CheckBody;
     expect(check.conclusion).toBe("failure");
     expect(check.output.summary).toContain("ghcr.io/example/not-a-builtin:v1");
-    const written = treeContents(gh.bodies("POST", "/git/trees")[0]);
+    const written = commitContents(gh.commitInputs()[0]);
     expect(renderedCondition(written["apps/web/Kptfile"])).toMatchObject({ status: "False" });
   });
 });
@@ -129,8 +132,8 @@ describe("more than 50 annotations", () => {
   it("sends the first 50 with the create and the rest with updates, completing on the last", async () => {
     // 3 resources x 20 warnings = 60 annotations; warnings do not fail the step (the Kptfile gains status).
     const pkg = files(["validators:", `  - exec: ${REPORT_FN} warning 20`]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun().updateCheckRun(1);
+    const gh = reads(pkg);
+    gh.commit(RENDERED).createCheckRun().updateCheckRun(1);
     const probot = await createTestProbot();
 
     await probot.receive(push());
@@ -148,27 +151,40 @@ describe("more than 50 annotations", () => {
     expect(update?.output.annotations?.every((a) => a.annotation_level === "warning")).toBe(true);
   });
 
-  it("completes the check run with failure when an update fails", async () => {
+  it("finishes the same run when an update fails: the retry adopts it and sends only the missing annotations", async () => {
     const pkg = files(["validators:", `  - exec: ${REPORT_FN} warning 20`]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    // What the render commit holds (one render in another process).
+    const first = reads(pkg).commit(RENDERED).createCheckRun().updateCheckRun(1);
+    await (await createTestProbot()).receive(push());
+    first.assertDone();
+    const rendered = { ...pkg } as Record<string, string>;
+    for (const [path, content] of Object.entries(commitContents(first.commitInputs()[0])))
+      rendered[path] = content ?? "";
+
+    const gh = reads(pkg).commit(RENDERED).createCheckRun();
     gh.scope.patch(`${gh.base}/check-runs/100`).reply(gh.reply(500, { message: "Server Error" }));
-    gh.updateCheckRun(1);
+    // The retry reads the branch again: its head is the render commit, whose run this process holds.
+    gh.config().checkRuns(RENDERED, "created");
+    gh.tree(RENDERED, rendered).compare(RENDERED).blobs(rendered).updateCheckRun(1);
     const probot = await createTestProbot();
 
-    await expect(probot.receive(push())).rejects.toThrow();
+    await probot.receive(push());
 
     gh.assertDone();
-    const [, last] = gh.bodies("PATCH", "/check-runs/100") as CheckBody[];
-    expect(last).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(probot.failures).toEqual([]);
+    expect(gh.bodies("POST", "/check-runs")).toHaveLength(1);
+    // The failed update is sent again (GitHub applied nothing), never the 50 the run already has.
+    const updates = gh.bodies("PATCH", "/check-runs/100") as CheckBody[];
+    expect(updates.map((u) => u.output.annotations?.length)).toEqual([10, 10]);
+    expect(updates.at(-1)).toMatchObject({ status: "completed", conclusion: "success" });
   });
 });
 
 describe("exec functions", () => {
   it("do not run unless the operator allows them: the step fails with kpt's message", async () => {
     const pkg = files(["mutators:", `  - exec: ${REPORT_FN} info 1`]);
-    const gh = new GitHubMock().tree(SHA, pkg).compare(SHA).config().blobs(pkg);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    const gh = reads(pkg);
+    gh.commit(RENDERED).createCheckRun();
     const probot = await createTestProbot({ allowExec: false });
 
     await probot.receive(push());

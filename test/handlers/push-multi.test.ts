@@ -1,13 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { pushEvent } from "../helpers/events.js";
-import { GitHubMock, useNock } from "../helpers/github-mock.js";
-import { createTestProbot, deployment, kptfile, SET_NAMESPACE, summaryOf, treeContents } from "./harness.js";
+import { commitContents, GitHubMock, useNock } from "../helpers/github-mock.js";
+import { createTestProbot, deployment, kptfile, SET_NAMESPACE, summaryOf } from "./harness.js";
 
 useNock();
 
 const SHA = "e".repeat(40);
 const RENDERED = "f".repeat(40);
+const BRANCH = "drafts/apps/web/v1";
+
+/** The reads of the draft job for a head SHA holding `files`. */
+const reads = (files: Record<string, string>, message?: string, changed: string[] = []) =>
+  new GitHubMock()
+    .branch(BRANCH, SHA, message)
+    .config()
+    .checkRuns(SHA)
+    .tree(SHA, files)
+    .compare(SHA, changed)
+    .blobs(files);
 
 describe("a push touching two packages", () => {
   it("renders both into ONE commit whose message names both, and one check run", async () => {
@@ -17,8 +28,10 @@ describe("a push touching two packages", () => {
       "apps/api/Kptfile": kptfile("api", SET_NAMESPACE),
       "apps/api/deploy.yaml": deployment("api"),
     };
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files);
-    gh.createTree().createCommit(RENDERED).updateRef("drafts/apps/web/v1").createCheckRun();
+    // The draft changes both packages against the default branch (what its pull request shows).
+    const gh = reads(files, undefined, ["apps/api/deploy.yaml", "apps/web/deploy.yaml"])
+      .commit(RENDERED)
+      .createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(
@@ -30,8 +43,8 @@ describe("a push touching two packages", () => {
     );
 
     gh.assertDone();
-    expect(gh.bodies("POST", "/git/commits")[0]?.message).toMatch(/^Render apps\/api, apps\/web\n/);
-    const written = treeContents(gh.bodies("POST", "/git/trees")[0]);
+    expect(gh.commitInputs()[0]?.message.headline).toBe("Render apps/api, apps/web");
+    const written = commitContents(gh.commitInputs()[0]);
     expect(parse(written["apps/api/deploy.yaml"] ?? "").metadata.namespace).toBe("prod");
     expect(parse(written["apps/web/deploy.yaml"] ?? "").metadata.namespace).toBe("prod");
     const check = gh.bodies("POST", "/check-runs")[0];
@@ -44,17 +57,10 @@ describe("a push touching two packages", () => {
 });
 
 describe("reading a package", () => {
-  it("reads each distinct blob once, even when several files share it", async () => {
+  it("reads all its blobs in one batched request, each distinct blob once", async () => {
     const same = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\n";
     const files = { "apps/web/Kptfile": kptfile("web"), "apps/web/a.yaml": same, "apps/web/b/a.yaml": same };
-    const gh = new GitHubMock()
-      .tree(SHA, files)
-      .compare(SHA)
-      .config()
-      .blobs(files)
-      .createTree()
-      .createCommit(RENDERED);
-    gh.updateRef("drafts/apps/web/v1").createCheckRun();
+    const gh = reads(files).commit(RENDERED).createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(
@@ -62,7 +68,14 @@ describe("reading a package", () => {
     );
 
     gh.assertDone();
-    expect(gh.requests.filter((r) => r.path.includes("/git/blobs/"))).toHaveLength(2);
+    const batches = gh.requests.filter((r) =>
+      String((r.body as { query?: string })?.query).includes("porchlightBlobs("),
+    );
+    expect(batches).toHaveLength(1);
+    expect(
+      String((batches[0]?.body as { query?: string } | undefined)?.query).match(/object\(oid:/g),
+    ).toHaveLength(2);
+    expect(gh.requests.filter((r) => r.path.includes("/git/blobs/"))).toEqual([]);
   });
 });
 
@@ -72,7 +85,7 @@ describe("the loop guard", () => {
       "apps/web/Kptfile": kptfile("web", ["mutators:", "  - exec: node test/handlers/fixtures/stamp.mjs"]),
       "apps/web/deploy.yaml": deployment("web"),
     };
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files).createCheckRun();
+    const gh = reads(files, `Render apps/web\n\nRendered-From: ${"1".repeat(40)}`).createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(
@@ -89,7 +102,7 @@ describe("the loop guard", () => {
     );
 
     gh.assertDone();
-    expect(gh.bodies("POST", "/git/trees")).toEqual([]);
+    expect(gh.commitInputs()).toEqual([]);
     const check = gh.bodies("POST", "/check-runs")[0];
     // The same verdict a pull request gets for this sha: its content is not what rendering produces.
     expect(check).toMatchObject({ head_sha: SHA, conclusion: "failure" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { pushEvent } from "../helpers/events.js";
-import { GitHubMock, useNock } from "../helpers/github-mock.js";
+import { commitContents, commitMessage, GitHubMock, useNock } from "../helpers/github-mock.js";
 import {
   createTestProbot,
   deployment,
@@ -9,7 +9,6 @@ import {
   renderedCondition,
   SET_NAMESPACE,
   summaryOf,
-  treeContents,
 } from "./harness.js";
 
 useNock();
@@ -29,33 +28,45 @@ const webFiles = (pipeline: string[] = SET_NAMESPACE): Record<string, string> =>
 const edit = (paths: string[] = ["apps/web/deploy.yaml"], message = "Edit web") =>
   pushEvent({ branch: BRANCH, after: SHA, commits: [{ message, modified: paths }] });
 
+/**
+ * The reads of a draft job whose branch head is `sha` holding `files`: the snapshot (config absent),
+ * the verdict lookup (no run yet), the tree, the draft's diff and the package's blobs.
+ */
+function reads(gh: GitHubMock, sha: string, files: Record<string, string>, message?: string): GitHubMock {
+  return gh
+    .branch(BRANCH, sha, message)
+    .config()
+    .checkRuns(sha)
+    .tree(sha, files)
+    .compare(sha)
+    .blobs(files, ["apps/web"]);
+}
+
 /** Renders `files` once (push of SHA, committed as RENDERED) and returns the files of the rendered commit. */
 async function firstRender(files: Record<string, string>): Promise<Record<string, string>> {
-  const first = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
-  first.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+  const first = reads(new GitHubMock(), SHA, files).commit(RENDERED).createCheckRun();
   await (await createTestProbot()).receive(edit());
   first.assertDone();
   const rendered = { ...files };
-  for (const [p, c] of Object.entries(treeContents(first.bodies("POST", "/git/trees")[0])))
-    rendered[p] = c ?? "";
+  for (const [p, c] of Object.entries(commitContents(first.commitInputs()[0]))) rendered[p] = c ?? "";
   return rendered;
 }
 
-/** The mock for a push of `sha` holding `files` that is rendered and reported without a commit. */
-const judgeOnly = (sha: string, files: Record<string, string>) =>
-  new GitHubMock().tree(sha, files).compare(sha).config().blobs(files, ["apps/web"]).createCheckRun();
+/** The mock for a head `sha` holding `files` that is rendered and reported without a commit. */
+const judgeOnly = (sha: string, files: Record<string, string>, message?: string) =>
+  reads(new GitHubMock(), sha, files, message).createCheckRun();
 
 describe("push to a draft branch", () => {
-  it("renders the touched package, commits the output once and reports success on that commit", async () => {
+  it("renders the touched package, commits the output once onto the pushed head and reports success on that commit", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
+    const gh = reads(new GitHubMock(), SHA, files).commit(RENDERED).createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(edit());
 
     gh.assertDone();
-    const written = treeContents(gh.bodies("POST", "/git/trees")[0]);
+    const [input] = gh.commitInputs();
+    const written = commitContents(input);
     expect(Object.keys(written).sort()).toEqual(["apps/web/Kptfile", "apps/web/deploy.yaml"]);
     expect(parse(written["apps/web/deploy.yaml"] ?? "").metadata.namespace).toBe("prod");
     expect(written["apps/web/deploy.yaml"]).toContain("name: web # the app");
@@ -63,14 +74,14 @@ describe("push to a draft branch", () => {
       type: "Rendered",
       status: "True",
     });
-    expect(gh.bodies("POST", "/git/trees")[0]?.base_tree).toBe(`tree-${SHA}`);
-    const commit = gh.bodies("POST", "/git/commits")[0];
-    expect(commit?.parents).toEqual([SHA]);
-    expect(commit?.message).toMatch(/^Render apps\/web\n/);
-    expect(commit?.message).toMatch(new RegExp(`\\n\\nRendered-From: ${SHA}\\n?$`));
-    expect(gh.bodies("PATCH", "/git/refs/heads%2Fdrafts%2Fapps%2Fweb%2Fv1")).toEqual([
-      { sha: RENDERED, force: false },
-    ]);
+    // One compare-and-swap: the commit lands only if the branch still points at the rendered head.
+    expect(input?.expectedHeadOid).toBe(SHA);
+    expect(input?.branch).toEqual({ repositoryNameWithOwner: `${gh.owner}/${gh.repo}`, branchName: BRANCH });
+    expect(input?.message.headline).toBe("Render apps/web");
+    expect(commitMessage(input)).toMatch(new RegExp(`\\n\\nRendered-From: ${SHA}$`));
+    expect(gh.requests.filter((r) => r.method !== "GET" && r.path !== "/graphql").map((r) => r.path)).toEqual(
+      [`${gh.base}/check-runs`],
+    );
     const [check] = gh.bodies("POST", "/check-runs");
     expect(check).toMatchObject({
       name: "porchlight/render",
@@ -85,7 +96,7 @@ describe("push to a draft branch", () => {
     const rendered = await firstRender(webFiles());
 
     // The app's own commit comes back as a push (to a fresh process): only the check.
-    const gh = judgeOnly(RENDERED, rendered);
+    const gh = judgeOnly(RENDERED, rendered, `Render apps/web\n\nRendered-From: ${SHA}`);
     const echo = pushEvent({
       branch: BRANCH,
       before: SHA,
@@ -114,7 +125,7 @@ describe("push to a draft branch", () => {
     await (await createTestProbot()).receive(docs);
 
     gh.assertDone();
-    expect(gh.bodies("POST", "/git/trees")).toEqual([]);
+    expect(gh.commitInputs()).toEqual([]);
     const [check] = gh.bodies("POST", "/check-runs");
     expect(check).toMatchObject({ head_sha: USER, conclusion: "success" });
     expect(summaryOf(check)).toMatch(/no commit/);
@@ -122,9 +133,10 @@ describe("push to a draft branch", () => {
 
   it("does nothing for the echo of its own commit in the same process, nor for a redelivered webhook", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH).createCheckRun();
-    gh.config().config(); // each delivery reads the repository config, then finds the work done
+    const gh = reads(new GitHubMock(), SHA, files).commit(RENDERED).createCheckRun();
+    // The redelivery's job reads the branch: its head is the render commit, whose verdict is known.
+    // The echo of the render commit costs no request at all.
+    gh.config();
     const probot = await createTestProbot();
 
     await probot.receive(edit());
@@ -142,21 +154,26 @@ describe("push to a draft branch", () => {
     expect(gh.bodies("POST", "/check-runs")).toHaveLength(1);
   });
 
-  it("drops the result quietly when the ref update is not a fast forward (a newer push exists)", async () => {
+  it("drops the result when the branch moved before the commit landed, and looks at the new head", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
-    gh.createTree().createCommit(RENDERED).updateRef(BRANCH, { race: true });
+    const NEWER = "9".repeat(40);
+    const gh = reads(new GitHubMock(), SHA, files).commit({ stale: true, movedTo: NEWER });
+    // The branch's new job reads the new head, which already has its verdict (a run from this app).
+    gh.config().checkRuns(NEWER, [
+      { id: 7, name: "porchlight/render", head_sha: NEWER, status: "completed", conclusion: "success" },
+    ]);
     const probot = await createTestProbot();
 
     await probot.receive(edit());
 
     gh.assertDone();
+    expect(gh.commitInputs().map((i) => i.expectedHeadOid)).toEqual([SHA]);
     expect(gh.bodies("POST", "/check-runs")).toEqual([]);
   });
 
   it("ignores pushes to other branches, tags and branch deletions", async () => {
-    // Another branch: only the repository config is read (it names the draft branch prefix).
-    const gh = new GitHubMock().config();
+    // Another branch: only the snapshot is read (the configuration names the draft branch prefix).
+    const gh = new GitHubMock().branch("main", SHA).config();
     const probot = await createTestProbot();
     await probot.receive(
       pushEvent({ branch: "main", after: SHA, commits: [{ modified: ["apps/web/deploy.yaml"] }] }),
@@ -168,18 +185,26 @@ describe("push to a draft branch", () => {
     tag.payload.ref = "refs/tags/apps/web/v1";
     await probot.receive(tag);
     gh.assertDone();
-    expect(gh.requests.map((r) => r.method)).toEqual(["GET", "GET"]);
-    expect(gh.requests.every((r) => r.path.endsWith("porchlight.yml"))).toBe(true);
+    expect(gh.requests.map((r) => [r.method, r.path])).toEqual([["POST", "/graphql"]]);
   });
 
-  it("reports no check when the push touched no package", async () => {
+  it("reports a neutral check when the draft touches no package, so a required check never waits", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config();
+    const gh = new GitHubMock()
+      .branch("drafts/docs/v1", SHA)
+      .config()
+      .checkRuns(SHA)
+      .tree(SHA, files)
+      .compare(SHA);
+    gh.createCheckRun();
     const probot = await createTestProbot();
     await probot.receive(
       pushEvent({ branch: "drafts/docs/v1", after: SHA, commits: [{ modified: ["README.md"] }] }),
     );
     gh.assertDone();
+    expect(gh.bodies("POST", "/check-runs")).toMatchObject([
+      { head_sha: SHA, status: "completed", conclusion: "neutral", output: { title: "No package changed" } },
+    ]);
   });
 });
 
@@ -195,8 +220,8 @@ describe("subpackages", () => {
       ]),
       "apps/web/db/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: db\n",
     };
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config().blobs(files, ["apps/web"]);
-    gh.createTree().createCommit(RENDERED).updateRef("drafts/apps/web/db/v1").createCheckRun();
+    const gh = new GitHubMock().branch("drafts/apps/web/db/v1", SHA).config().checkRuns(SHA);
+    gh.tree(SHA, files).compare(SHA).blobs(files, ["apps/web"]).commit(RENDERED).createCheckRun();
     const probot = await createTestProbot();
 
     await probot.receive(
@@ -208,34 +233,52 @@ describe("subpackages", () => {
     );
 
     gh.assertDone();
-    const written = treeContents(gh.bodies("POST", "/git/trees")[0]);
+    const written = commitContents(gh.commitInputs()[0]);
     const svc = parse(written["apps/web/db/svc.yaml"] ?? "");
     expect(svc.metadata.labels).toEqual({ tier: "db" });
     expect(svc.metadata.namespace).toBe("prod");
     expect(parse(written["apps/web/deploy.yaml"] ?? "").metadata.labels).toBeUndefined();
-    expect(gh.bodies("POST", "/git/commits")[0]?.message).toMatch(/^Render apps\/web\n/);
+    expect(gh.commitInputs()[0]?.message.headline).toBe("Render apps/web");
     const summary = summaryOf(gh.bodies("POST", "/check-runs")[0]);
     expect(summary).toContain("mutator (./db)");
   });
 });
 
 describe("GitHub failures", () => {
-  it("completes a failure check on the pushed sha when GitHub fails mid-render, and rethrows", async () => {
+  it("runs the job again when GitHub fails mid-render, and reports the render once", async () => {
     const files = webFiles();
-    const gh = new GitHubMock().tree(SHA, files).compare(SHA).config();
+    const gh = new GitHubMock().branch(BRANCH, SHA);
+    // Two attempts fail on the blob read (GitHub answers 502), the third renders.
+    for (let i = 0; i < 3; i++) gh.config().checkRuns(SHA).tree(SHA, files).compare(SHA);
     gh.scope
-      .get(/\/git\/blobs\//)
+      .post("/graphql", (body: { query?: string }) => String(body.query).includes("porchlightBlobs("))
       .times(2)
-      .reply(gh.reply(502, { message: "Server Error" }));
-    gh.createCheckRun();
+      .reply(502, { message: "Server Error" });
+    gh.blobs(files, ["apps/web"]).commit(RENDERED).createCheckRun();
     const probot = await createTestProbot();
 
-    await expect(probot.receive(edit())).rejects.toThrow();
+    await probot.receive(edit());
 
     gh.assertDone();
-    const [check] = gh.bodies("POST", "/check-runs");
-    expect(check).toMatchObject({ head_sha: SHA, status: "completed", conclusion: "failure" });
-    expect(summaryOf(check)).toContain("GitHub was unavailable");
-    expect(summaryOf(check)).toContain("git.getBlob");
+    expect(probot.failures).toEqual([]);
+    expect(gh.bodies("POST", "/check-runs")).toMatchObject([{ head_sha: RENDERED, conclusion: "success" }]);
+  });
+
+  it("reports no verdict while GitHub stays unavailable (reconciliation redoes the work later)", async () => {
+    const files = webFiles();
+    const gh = new GitHubMock().branch(BRANCH, SHA);
+    for (let i = 0; i < 3; i++) gh.config().checkRuns(SHA).tree(SHA, files).compare(SHA);
+    gh.scope
+      .post("/graphql", (body: { query?: string }) => String(body.query).includes("porchlightBlobs("))
+      .times(3)
+      .reply(503, { message: "Service Unavailable" });
+    const probot = await createTestProbot();
+
+    await probot.receive(edit());
+
+    gh.assertDone();
+    expect(probot.failures).toHaveLength(1);
+    expect(String(probot.failures[0])).toContain("graphql.blobs");
+    expect(gh.bodies("POST", "/check-runs")).toEqual([]);
   });
 });

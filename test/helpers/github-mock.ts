@@ -45,12 +45,40 @@ function parseBody(body: unknown): unknown {
   }
 }
 
+/** The input of a GraphQL `createCommitOnBranch` as the app sends it. */
+export interface CommitInput {
+  branch: { repositoryNameWithOwner: string; branchName: string };
+  expectedHeadOid: string;
+  message: { headline: string; body: string };
+  fileChanges: { additions: { path: string; contents: string }[]; deletions: { path: string }[] };
+}
+
+/** Files a commit input writes, decoded, keyed by path (`null` for deletions). */
+export function commitContents(input: CommitInput | undefined): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const a of input?.fileChanges.additions ?? [])
+    out[a.path] = Buffer.from(a.contents, "base64").toString("utf8");
+  for (const d of input?.fileChanges.deletions ?? []) out[d.path] = null;
+  return out;
+}
+
+/** The full message of a commit input (`headline`, blank line, `body`). */
+export function commitMessage(input: CommitInput | undefined): string {
+  return input ? `${input.message.headline}\n\n${input.message.body}` : "";
+}
+
 export class GitHubMock {
   readonly requests: Recorded[] = [];
   readonly violations: string[] = [];
   readonly scope: nock.Scope;
   readonly owner: string;
   readonly repo: string;
+  /** Branch heads the snapshot query answers (`branch()`). */
+  readonly heads = new Map<string, { sha: string; message: string }>();
+  /** Text of `.github/porchlight.yml` the snapshot query answers (`config()`); `undefined` = absent. */
+  configText: string | undefined;
+  /** The default branch the snapshot answers (the webhook examples' `master`). */
+  defaultBranch = "master";
   #nextId = 100;
 
   constructor(options: { owner?: string; repo?: string } = {}) {
@@ -110,8 +138,31 @@ export class GitHubMock {
     return this;
   }
 
-  /** `GET git/blobs/{sha}` once for each distinct blob of the files under one of `prefixes` (`""` = all). */
+  /**
+   * One GraphQL `porchlightBlobs` batch answering the blobs of the files under one of `prefixes`
+   * (`""` = all) — the port reads a package's blobs in batches of hundreds.
+   */
   blobs(files: Record<string, string>, prefixes: string[] = [""]): this {
+    const bySha = new Map<string, string>();
+    for (const [p, content] of Object.entries(files)) {
+      if (prefixes.some((prefix) => prefix === "" || p.startsWith(`${prefix}/`)))
+        bySha.set(blobSha(content), content);
+    }
+    this.graphql("porchlightBlobs", (body) => {
+      const fields = [...String(body.query).matchAll(/(b\d+): object\(oid: "([0-9a-f]{40})"\)/g)];
+      const repository: Record<string, unknown> = {};
+      for (const [, alias, sha] of fields) {
+        const text = bySha.get(sha as string);
+        repository[alias as string] =
+          text === undefined ? null : { text, isTruncated: false, isBinary: false };
+      }
+      return { data: { repository } };
+    });
+    return this;
+  }
+
+  /** `GET git/blobs/{sha}` once for each distinct blob of the files under one of `prefixes` (REST fallback). */
+  restBlobs(files: Record<string, string>, prefixes: string[] = [""]): this {
     const seen = new Set<string>();
     for (const [p, content] of Object.entries(files)) {
       if (!prefixes.some((prefix) => prefix === "" || p.startsWith(`${prefix}/`))) continue;
@@ -169,24 +220,126 @@ export class GitHubMock {
   }
 
   /**
-   * `.github/porchlight.yml` as Probot's `context.config` reads it (contents API, raw): `text` answers
-   * 200; without it the file is absent (404, then 404 for the owner's `.github` repository, Probot's
-   * organization-wide fallback) and the defaults apply.
+   * A GraphQL request whose document names `operation` (`query porchlightSnapshot(...)`), answered by
+   * `answer(body)`; recorded like REST requests (path `/graphql`).
    */
-  config(text?: string): this {
-    const file = /\/contents\/\.github(%2F|\/)porchlight\.yml$/;
-    const inRepo = new RegExp(`^${this.base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${file.source}`);
-    if (text === undefined) {
-      const org = new RegExp(`^/repos/${this.owner}/\\.github${file.source}`);
-      this.scope.get(inRepo).reply(this.reply(404, { message: "Not Found" }));
-      this.scope.get(org).reply(this.reply(404, { message: "Not Found" }));
-    } else {
-      this.scope.get(inRepo).reply(async (request: Request) => {
-        await this.reply(200, "")(request);
-        return [200, text, { "content-type": "application/vnd.github.raw; charset=utf-8" }];
+  graphql(operation: string, answer: (body: Record<string, unknown>) => unknown, times = 1): this {
+    this.scope
+      .post("/graphql", (body: Record<string, unknown>) =>
+        String(body?.query ?? "").includes(`${operation}(`),
+      )
+      .times(times)
+      .reply(async (request: Request) => {
+        const body = (parseBody(await request.text()) ?? {}) as Record<string, unknown>;
+        this.requests.push({ method: "POST", path: "/graphql", body });
+        return [200, answer(body)];
       });
-    }
     return this;
+  }
+
+  /** The head of `branch` as the snapshot query answers it (`message`: the head commit's message). */
+  branch(name: string, sha: string, message = "Edit package"): this {
+    this.heads.set(name, { sha, message });
+    return this;
+  }
+
+  /**
+   * One `porchlightSnapshot` query (what every job reads first): `.github/porchlight.yml` as `text` (absent
+   * without it, nor in the owner's `.github` repository), the default branch and the heads of
+   * {@link branch}. `pullRequest` answers `pullRequest(number:)`.
+   */
+  config(text?: string, options: { times?: number; pullRequest?: Record<string, unknown> } = {}): this {
+    this.configText = text;
+    return this.graphql(
+      "porchlightSnapshot",
+      (body) => {
+        const variables = (body.variables ?? {}) as { branch?: string; number?: number };
+        const branch = variables.branch?.replace(/^refs\/heads\//, "");
+        const head = branch === undefined ? undefined : this.heads.get(branch);
+        const blob = this.configText === undefined ? null : { text: this.configText, isTruncated: false };
+        return {
+          data: {
+            repository: {
+              defaultBranchRef: { name: this.defaultBranch, target: { oid: "d".repeat(40) } },
+              config: blob,
+              ...(branch !== undefined
+                ? { ref: head ? { name: branch, target: { oid: head.sha, message: head.message } } : null }
+                : {}),
+              ...(variables.number !== undefined ? { pullRequest: options.pullRequest ?? null } : {}),
+            },
+            organization: null,
+          },
+          errors: [
+            { type: "NOT_FOUND", path: ["organization"], message: "Could not resolve to a Repository" },
+          ],
+        };
+      },
+      options.times ?? 1,
+    );
+  }
+
+  /**
+   * `GET commits/{sha}/check-runs` (the verdict lookup): `runs` are this app's runs on `sha` (none by
+   * default); `"created"` answers the runs this mock saw created on `sha`, as GitHub would list them.
+   */
+  checkRuns(sha: string, runs: Record<string, unknown>[] | "created" = []): this {
+    this.scope
+      .get(`${this.base}/commits/${sha}/check-runs`)
+      .query(true)
+      .reply(
+        this.reply(200, () => {
+          const list =
+            runs === "created"
+              ? (this.bodies("POST", "/check-runs") as { head_sha?: string }[])
+                  .map((b, i) => ({ ...b, id: 100 + i, started_at: new Date().toISOString() }))
+                  .filter((b) => b.head_sha === sha)
+              : runs;
+          return { total_count: list.length, check_runs: list };
+        }),
+      );
+    return this;
+  }
+
+  /**
+   * One GraphQL `createCommitOnBranch`: committed as `sha`, or refused with `STALE_DATA` when `stale`
+   * (the branch no longer points at the expected head: it points at `movedTo` from then on).
+   */
+  commit(sha: string | { stale: true; movedTo?: string }): this {
+    return this.graphql("porchlightCommit", (body) => {
+      const input = (body.variables as { input: { expectedHeadOid: string; branch: { branchName: string } } })
+        .input;
+      if (typeof sha !== "string") {
+        if (sha.movedTo)
+          this.heads.set(input.branch.branchName, { sha: sha.movedTo, message: "Edit package" });
+        return {
+          data: { createCommitOnBranch: null },
+          errors: [
+            {
+              type: "STALE_DATA",
+              path: ["createCommitOnBranch"],
+              message: `Expected branch to point to "${input.expectedHeadOid}" but it did not.  Pull and try again.`,
+            },
+          ],
+        };
+      }
+      const branch = (body.variables as { input: { branch: { branchName: string } } }).input.branch
+        .branchName;
+      this.heads.set(branch.replace(/^refs\/heads\//, ""), {
+        sha,
+        message: `${(body.variables as { input: CommitInput }).input.message.headline}\n\n${(body.variables as { input: CommitInput }).input.message.body}`,
+      });
+      return { data: { createCommitOnBranch: { commit: { oid: sha } } } };
+    });
+  }
+
+  /** Inputs of the GraphQL `createCommitOnBranch` requests made, in order. */
+  commitInputs(): CommitInput[] {
+    return this.requests
+      .filter(
+        (r) =>
+          r.path === "/graphql" && String((r.body as { query?: string }).query).includes("porchlightCommit("),
+      )
+      .map((r) => (r.body as { variables: { input: CommitInput } }).variables.input);
   }
 
   /**

@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { RenderResult, StepReport } from "../../src/engine/types.js";
 import {
-  applyGateToReport,
   contentDrift,
   evaluateMergeGate,
   failingSteps,
   onlyRenderStatusDiffers,
-} from "../../src/lifecycle/merge-gate.js";
-import { unmetReadinessGates } from "../../src/lifecycle/readiness.js";
+} from "../../src/lifecycle/judge/merge-gate.js";
+import { unmetReadinessGates } from "../../src/lifecycle/judge/readiness.js";
 import type { PackageReport } from "../../src/report/annotations.js";
+import { applyGateToReport } from "../../src/report/gate-report.js";
+
+const NONE = { additions: [], deletions: [] };
+const write = (path: string, content: string) => ({ path, content: bytes(content), mode: "100644" as const });
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -70,7 +73,7 @@ describe("merge gate", () => {
     const approved = '    - type: approved\n      status: "True"\n';
     const verdict = evaluateMergeGate({
       packages: [pkg({ kptfile: KPTFILE(CONDITIONS(approved), GATES) })],
-      changes: [],
+      changes: NONE,
     });
     expect(verdict).toEqual({ passed: true, problems: [] });
   });
@@ -84,7 +87,7 @@ describe("merge gate", () => {
     expect(failingSteps(report)).toEqual([
       "mutator `ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2` exited 1: label value too long",
     ]);
-    const verdict = evaluateMergeGate({ packages: [report], changes: [] });
+    const verdict = evaluateMergeGate({ packages: [report], changes: NONE });
     expect(verdict.problems.map((p) => p.kind)).toEqual(["render-failed"]);
   });
 
@@ -97,14 +100,10 @@ describe("merge gate", () => {
       "kind: Kptfile\nstatus:\n  renderStatus:\n    mutationSteps:\n      - results: [{message: changed 0}]\n";
     inner.inputFiles = new Map([["Kptfile", bytes(before)]]);
     inner.result.files = new Map([["Kptfile", bytes(after)]]);
-    const drift = contentDrift(
-      [outer, inner],
-      [
-        { path: "apps/web/Kptfile", mode: "100644", content: after },
-        { path: "apps/web/deploy.yaml", mode: "100644", content: "x" },
-        { path: "apps/cm.yaml", delete: true },
-      ],
-    );
+    const drift = contentDrift([outer, inner], {
+      additions: [write("apps/web/Kptfile", after), write("apps/web/deploy.yaml", "x")],
+      deletions: ["apps/cm.yaml"],
+    });
     expect([...drift]).toEqual([
       ["apps/web", ["apps/web/deploy.yaml"]],
       ["apps", ["apps/cm.yaml"]],
@@ -126,7 +125,7 @@ describe("merge gate", () => {
   it("turns a passing render report into a failure with a merge gate section", () => {
     const verdict = evaluateMergeGate({
       packages: [pkg({ kptfile: KPTFILE(CONDITIONS(""), GATES) })],
-      changes: [{ path: "app/deploy.yaml", mode: "100644", content: "edited" }],
+      changes: { additions: [write("app/deploy.yaml", "edited")], deletions: [] },
     });
     const report = applyGateToReport(
       {
@@ -148,7 +147,7 @@ describe("merge gate", () => {
 
       ### ✅ \`app\`"
     `);
-    const passing = evaluateMergeGate({ packages: [], changes: [] });
+    const passing = evaluateMergeGate({ packages: [], changes: NONE });
     const same = { conclusion: "success" as const, title: "t", summary: "s" };
     expect(applyGateToReport(same, passing)).toBe(same);
   });

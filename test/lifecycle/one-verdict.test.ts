@@ -1,7 +1,7 @@
 /**
- * One source of truth for the `porchlight/render` conclusion: every path that posts the check on a sha
- * (draft push, pull request, re-run, merge group, default-branch push) applies the same merge gate, so
- * whichever check GitHub takes as "the" check of that sha, it says the same thing.
+ * One verdict per sha: a push and the pull request events of the same sha produce ONE
+ * `porchlight/render` run; a re-run adds a run (GitHub's convention) that applies the same merge gate,
+ * so every run on a sha says the same thing.
  */
 import nock from "nock";
 import type { Probot } from "probot";
@@ -46,8 +46,9 @@ describe("one verdict per sha", () => {
 
     const pull = fake.openPull("drafts/pkg/ws");
     await probot.receive(pullRequestEvent(fake, pull, "opened"));
+    expect(conclusions(fake, head)).toEqual(["failure"]); // opening the pull request adds no run
     await probot.receive(checkRunEvent(fake, { action: "rerequested", sha: head, branch: "drafts/pkg/ws" }));
-    expect(conclusions(fake, head)).toEqual(["failure", "failure", "failure"]);
+    expect(conclusions(fake, head)).toEqual(["failure", "failure"]);
     fake.assertClean();
   });
 
@@ -69,7 +70,7 @@ describe("one verdict per sha", () => {
     );
     const pull = fake.openPull("drafts/apps/web/ws");
     await probot.receive(pullRequestEvent(fake, pull, "opened"));
-    expect(conclusions(fake, head)).toEqual(["failure", "failure"]);
+    expect(conclusions(fake, head)).toEqual(["failure"]);
     fake.assertClean();
   });
 
@@ -86,7 +87,7 @@ describe("one verdict per sha", () => {
     expect(fake.commits.get(rendered)?.parents).toEqual([pushed.after]);
     expect(fake.checksOn(pushed.after)).toEqual([]); // rendered once, reported on the commit holding it
     await probot.receive(pullRequestEvent(fake, pull, "synchronize"));
-    expect(conclusions(fake, rendered)).toEqual(["failure", "failure"]);
+    expect(conclusions(fake, rendered)).toEqual(["failure"]);
     fake.assertClean();
   });
 

@@ -1,115 +1,128 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/schema.js";
 import { renderPackage } from "../../src/engine/render.js";
 import type { RenderOptions, RenderResult } from "../../src/engine/types.js";
-import type { GitHubPort, RepoTree } from "../../src/github/port.js";
-import {
-  type DraftPush,
-  isRenderCommit,
-  renderCommitMessage,
-  renderDraft,
-} from "../../src/lifecycle/render-draft.js";
-import { WorkQueue } from "../../src/lifecycle/work-queue.js";
+import type { LifecycleDeps } from "../../src/lifecycle/deps.js";
+import { EmbeddedQueue } from "../../src/lifecycle/queue/embedded-queue.js";
+import { renderDraftHead } from "../../src/lifecycle/render/render-draft.js";
+import { DEFAULT_SIZE_LIMITS } from "../../src/lifecycle/render/render-packages.js";
 import type { PackageReport } from "../../src/report/annotations.js";
+import { isRenderCommit, renderCommitMessage } from "../../src/report/commit-message.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
+import { deployment, kptfile, SET_NAMESPACE } from "../handlers/harness.js";
+import { FakeRepo } from "./support/fake-repo.js";
+import { memoryPort } from "./support/memory-port.js";
 
+const BRANCH = "drafts/web/v1";
 const enc = (s: string) => new TextEncoder().encode(s);
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
-const CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n";
+const runtime = createDefaultRuntime({ allowExec: false, useContainers: false });
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** An in-memory port: one package at every sha; readTree of `slowSha` waits for `release()`. */
-function memoryPort(slowSha: string, kptfileText = KPTFILE) {
-  const calls: string[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  let next = 0;
-  const port: GitHubPort = {
-    async readTree({ sha }): Promise<RepoTree> {
-      calls.push(`readTree ${sha}`);
-      if (sha === slowSha) await gate;
-      return {
-        treeSha: `tree-${sha}`,
-        entries: [
-          { path: "web/Kptfile", mode: "100644", type: "blob", sha: "k" },
-          { path: "web/cm.yaml", mode: "100644", type: "blob", sha: "c" },
-        ],
-      };
-    },
-    readBlob: async ({ sha }) => enc(sha === "k" ? kptfileText : CM),
-    createBlob: async () => "blob",
-    createTree: async () => "tree",
-    createCommit: async ({ parents }) => {
-      calls.push(`createCommit ${parents[0]}`);
-      return `rendered-${next++}`;
-    },
-    updateBranch: async ({ sha }) => ({ kind: "updated", sha }),
-    createCheckRun: async ({ headSha, conclusion }) => {
-      calls.push(`check ${headSha} ${conclusion}`);
-      return { id: 1 };
-    },
-    updateCheckRun: async () => undefined,
+function setup(
+  engine: LifecycleDeps["engine"] = { renderPackage, runtime },
+  hooks: { beforeCommit?: () => void } = {},
+) {
+  const fake = new FakeRepo({ "README.md": "# packages\n" });
+  const { port, calls } = memoryPort(fake, hooks);
+  const queue = new EmbeddedQueue();
+  const deps: LifecycleDeps = {
+    port,
+    engine,
+    log: quiet,
+    config: DEFAULT_REPO_CONFIG,
+    lease: { holder: "me", leaseMs: 60_000 },
+    limits: DEFAULT_SIZE_LIMITS,
+    queue,
+    installationId: 1,
   };
-  return { port, calls, release };
+  const head = () => {
+    const sha = fake.heads.get(BRANCH) as string;
+    return { name: BRANCH, sha, message: fake.commits.get(sha)?.message ?? "" };
+  };
+  const render = (force = false) =>
+    renderDraftHead(
+      { repo: { owner: fake.owner, repo: fake.repo }, head: head(), defaultBranch: "main", force },
+      deps,
+    );
+  return { fake, calls, queue, deps, render, head };
 }
 
-const push = (sha: string): DraftPush => ({
-  repo: { owner: "o", repo: "r" },
-  branch: "drafts/web/v1",
-  sha,
-  changedPaths: ["web/cm.yaml"],
-});
+const pushWeb = (fake: FakeRepo, replicas = 1) =>
+  fake.push({
+    branch: BRANCH,
+    changes: {
+      "web/Kptfile": kptfile("web", SET_NAMESPACE),
+      "web/deploy.yaml": deployment("web").replace("replicas: 1", `replicas: ${replicas}`),
+    },
+  });
 
-describe("renderDraft", () => {
-  it("serializes a branch: while one render runs, only the newest waiting push is rendered", async () => {
-    const { port, calls, release } = memoryPort("sha1");
-    const deps = {
-      port,
-      engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      queue: new WorkQueue(),
-    };
-    const first = renderDraft(push("sha1"), deps);
-    const second = renderDraft(push("sha2"), deps);
-    const third = renderDraft(push("sha3"), deps);
-    expect(await second).toEqual({ kind: "superseded" });
-    release();
-    expect(await first).toMatchObject({
-      kind: "reported",
-      committedSha: "rendered-0",
-      conclusion: "success",
-    });
-    expect(await third).toMatchObject({ kind: "reported", committedSha: "rendered-1" });
-    expect(calls).toEqual([
-      "readTree sha1",
-      "createCommit sha1",
-      "check rendered-0 success",
-      "readTree sha3",
-      "createCommit sha3",
-      "check rendered-1 success",
+describe("renderDraftHead", () => {
+  it("renders the head, commits onto it as one compare-and-swap, and reports the render commit", async () => {
+    const { fake, render, calls } = setup();
+    const { after } = pushWeb(fake);
+    const outcome = await render();
+    expect(outcome).toMatchObject({ kind: "reported", conclusion: "success", packages: ["web"] });
+    const committed = fake.heads.get(BRANCH) as string;
+    expect(committed).not.toBe(after);
+    expect(fake.commits.get(committed)?.parents).toEqual([after]);
+    expect(calls).toContain(`commitFiles ${after}`);
+    expect(fake.checksOn(committed).map((c) => c.conclusion)).toEqual(["success"]);
+    expect(fake.checksOn(after)).toEqual([]);
+  });
+
+  it("drops its result when the branch moves during the render, and asks for the new head", async () => {
+    let newer: string | undefined;
+    const { fake, render, queue } = setup(
+      { renderPackage, runtime },
+      {
+        beforeCommit: () => {
+          newer ??= pushWeb(fake, 5).after;
+        },
+      },
+    );
+    const { after } = pushWeb(fake);
+    const enqueued: unknown[] = [];
+    queue.enqueue = async (job) => void enqueued.push(job);
+    expect(await render()).toEqual({ kind: "superseded" });
+    expect(fake.heads.get(BRANCH)).toBe(newer); // the user's push stands
+    expect(fake.checksOn(after)).toEqual([]);
+    expect(enqueued).toEqual([
+      { kind: "draft", installationId: 1, repo: { owner: "acme", repo: "pkgs" }, branch: BRANCH },
     ]);
   });
 
-  it("ignores branches outside the drafts prefix", async () => {
-    const { port, calls } = memoryPort("none");
-    const deps = {
-      port,
-      engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    };
-    expect(await renderDraft({ ...push("x"), branch: "main" }, deps)).toMatchObject({ kind: "ignored" });
-    expect(calls).toEqual([]);
+  it("never undoes a rewind: a branch reset to an ancestor during the render keeps its reset", async () => {
+    const { fake, render } = setup(
+      { renderPackage, runtime },
+      {
+        beforeCommit: () => fake.heads.set(BRANCH, ancestor),
+      },
+    );
+    const { after: ancestor } = pushWeb(fake);
+    pushWeb(fake, 3);
+    expect(await render()).toEqual({ kind: "superseded" });
+    // A fast-forward-only ref update would have accepted the render commit (its parent descends from
+    // the ancestor); the compare-and-swap refuses it.
+    expect(fake.heads.get(BRANCH)).toBe(ancestor);
   });
-});
 
-describe("the render commit", () => {
+  it("does nothing for a head that already has a verdict, unless it is a re-run", async () => {
+    const { fake, render, calls } = setup();
+    pushWeb(fake);
+    await render();
+    const committed = fake.heads.get(BRANCH) as string;
+    calls.length = 0;
+    expect(await render()).toEqual({ kind: "existing" });
+    expect(calls).toEqual([]); // remembered: not even a listing
+    expect(await render(true)).toMatchObject({ kind: "reported", checkSha: committed });
+    expect(fake.checksOn(committed)).toHaveLength(2);
+  });
+
   it("is not made when only the steps' results in status.renderStatus differ (whatever the engine wrote)", async () => {
     const status = (message: string) =>
-      `${KPTFILE}status:\n  conditions:\n    - type: Rendered\n      status: "True"\n      reason: RenderSuccess\n  renderStatus:\n    mutationSteps:\n      - image: set-namespace\n        exitCode: 0\n        results:\n          - message: ${message}\n`;
-    const { port, calls } = memoryPort("none", status("1 value(s) changed"));
-    // An engine that re-writes the Kptfile with a different result message, everything else equal.
+      `${kptfile("web")}status:\n  conditions:\n    - type: Rendered\n      status: "True"\n      reason: RenderSuccess\n  renderStatus:\n    mutationSteps:\n      - image: set-namespace\n        exitCode: 0\n        results:\n          - message: ${message}\n`;
     const engine = {
-      runtime: createDefaultRuntime({ allowExec: false, useContainers: false }),
+      runtime,
       renderPackage: async ({ files }: RenderOptions): Promise<RenderResult> => ({
         ok: true,
         files: new Map([...files, ["Kptfile", enc(status("no value changed"))]]),
@@ -117,74 +130,35 @@ describe("the render commit", () => {
         steps: [],
       }),
     };
-    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const outcome = await renderDraft(push("sha1"), { port, engine, log });
-    expect(outcome).toMatchObject({ kind: "reported", checkSha: "sha1", conclusion: "success" });
-    expect(calls).toEqual(["readTree sha1", "check sha1 success"]);
-
-    // A changed step list is content: committed.
-    engine.renderPackage = async ({ files }) => ({
-      ok: true,
-      files: new Map([
-        ...files,
-        ["Kptfile", enc(status("x").replace("exitCode: 0", "exitCode: 0\n        exec: x"))],
-      ]),
-      status: { conditions: [{ type: "Rendered", status: "True", reason: "RenderSuccess" }] },
-      steps: [],
-    });
-    expect(await renderDraft(push("sha2"), { port, engine, log })).toMatchObject({
-      committedSha: "rendered-0",
-    });
+    const { fake, render } = setup(engine);
+    const { after } = fake.push({ branch: BRANCH, changes: { "web/Kptfile": status("1 value(s) changed") } });
+    expect(await render()).toMatchObject({ kind: "reported", checkSha: after, conclusion: "success" });
+    expect(fake.heads.get(BRANCH)).toBe(after);
   });
-});
 
-describe("renderDraft and the app's own commit", () => {
-  it("gives the render commit exactly one check when its push arrives while the render still runs", async () => {
-    const { port, calls } = memoryPort("none");
-    const deps = {
-      port,
-      engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      queue: new WorkQueue(),
+  it("never commits on the app's own render commit, even when a function is not idempotent (loop guard)", async () => {
+    let n = 0;
+    const engine = {
+      runtime,
+      renderPackage: async ({ files }: RenderOptions): Promise<RenderResult> => ({
+        ok: true,
+        files: new Map([...files, ["stamp.yaml", enc(`n: ${n++}\n`)]]),
+        status: { conditions: [] },
+        steps: [],
+      }),
     };
-    // GitHub delivers the push of the app's own commit as soon as the ref moves — concurrently with the
-    // task that is still posting its check run.
-    let echo: Promise<unknown> | undefined;
-    port.updateBranch = async ({ sha }) => {
-      echo ??= renderDraft(
-        { ...push(sha), headCommitMessage: `Render web\n\nRendered-From: ${"a".repeat(40)}\n` },
-        deps,
-      );
-      return { kind: "updated", sha };
-    };
-    expect(await renderDraft(push("a".repeat(40)), deps)).toMatchObject({ committedSha: "rendered-0" });
-    expect(await echo).toEqual({ kind: "duplicate" });
-    expect(calls.filter((c) => c.startsWith("check rendered-0"))).toHaveLength(1);
-    expect(calls.filter((c) => c.startsWith("readTree rendered-0"))).toHaveLength(0);
-  });
-});
-
-describe("renderDraft in a burst of pushes", () => {
-  it("skips a queued push whose sha the branch no longer points at (no render, no commit, no check)", async () => {
-    const { port, calls, release } = memoryPort("sha1");
-    const heads: string[] = [];
-    port.readBranchHead = async ({ branch }) => {
-      heads.push(branch);
-      return "sha3"; // pushed meanwhile; its webhook is still on the way
-    };
-    const deps = {
-      port,
-      engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      queue: new WorkQueue(),
-    };
-    const first = renderDraft(push("sha1"), deps);
-    const second = renderDraft(push("sha2"), deps);
-    release();
-    expect(await first).toMatchObject({ kind: "reported" }); // it started at once: not re-checked
-    expect(await second).toEqual({ kind: "superseded" });
-    expect(heads).toEqual(["drafts/web/v1"]); // one ref read, for the queued push only
-    expect(calls.filter((c) => c.includes("sha2"))).toEqual([]);
+    const { fake, render } = setup(engine);
+    pushWeb(fake);
+    await render();
+    const committed = fake.heads.get(BRANCH) as string;
+    expect(isRenderCommit(fake.commits.get(committed)?.message)).toBe(true);
+    expect(await render(true)).toMatchObject({
+      kind: "reported",
+      checkSha: committed,
+      conclusion: "failure",
+    });
+    expect(fake.heads.get(BRANCH)).toBe(committed);
+    expect(fake.latestCheck(committed)?.output?.summary).toContain("not idempotent");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readOperatorSettings } from "../../src/lifecycle/operator-settings.js";
+import { readOperatorSettings } from "../../src/config/operator-settings.js";
 
 describe("readOperatorSettings", () => {
   it("keeps exec and containers off unless the operator turns them on", () => {

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import nock from "nock";
 import { API, blobSha } from "../../helpers/github-mock.js";
 import { validateRequestBody } from "../../helpers/github-schema.js";
-import type { FakeCheckRun, FakeRepo } from "./fake-repo.js";
+import type { FakeCheckRun, FakePull, FakeRepo } from "./fake-repo.js";
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 
@@ -48,6 +48,9 @@ function route(
 ): [number, unknown, Record<string, string>?] | undefined {
   const b = (body ?? {}) as Record<string, unknown>;
   if (method === "POST" && path === "/graphql") return graphql(fake, b);
+  if (method === "GET" && path === "/app/installations") return [200, [{ id: 1 }]];
+  if (method === "GET" && path === "/installation/repositories")
+    return [200, { total_count: 1, repositories: [{ name: fake.repo, owner: { login: fake.owner } }] }];
   // Probot's context.config falls back to the owner's `.github` repository: there is none here.
   if (method === "GET" && path === `/repos/${fake.owner}/.github/contents/.github/porchlight.yml`) {
     return [404, { message: "Not Found" }];
@@ -156,9 +159,53 @@ function route(
     return [200, list];
   }
   if (method === "POST" && p === "check-runs") {
-    const run = { id: fake.nextId(), ...(b as Omit<FakeCheckRun, "id">) };
+    const run = {
+      id: fake.nextId(),
+      started_at: new Date().toISOString(),
+      ...(b as Omit<FakeCheckRun, "id">),
+    };
     fake.checkRuns.push(run);
-    return [201, run];
+    return [201, { ...run, pull_requests: pullsAt(fake, run.head_sha) }];
+  }
+  m = method === "GET" ? /^commits\/([0-9a-f]{40})\/check-runs$/.exec(p) : null;
+  if (m) {
+    const name = query.get("check_name");
+    const runs = fake.checkRuns.filter((c) => c.head_sha === m![1] && (!name || c.name === name));
+    return [
+      200,
+      { total_count: runs.length, check_runs: runs.map((r) => ({ ...r, conclusion: r.conclusion ?? null })) },
+    ];
+  }
+  m = method === "GET" ? /^commits\/([0-9a-f]{40})$/.exec(p) : null;
+  if (m) {
+    const commit = fake.commits.get(m[1]!);
+    if (!commit) return [404, { message: "Not Found" }];
+    const parent = commit.parents[0];
+    const files = parent ? fake.diff(parent, m[1]!) : [...fake.files(m[1]!).keys()];
+    return [
+      200,
+      {
+        sha: m[1],
+        parents: commit.parents.map((sha) => ({ sha })),
+        files: files.map((filename) => ({ filename, status: "modified" })),
+      },
+    ];
+  }
+  m = method === "GET" ? /^git\/matching-refs\/heads\/(.*)$/.exec(p) : null;
+  if (m) {
+    const list = [...fake.heads]
+      .filter(([name]) => name.startsWith(m![1]!))
+      .map(([name, sha]) => ({ ref: `refs/heads/${name}`, object: { sha, type: "commit" } }));
+    return [200, list];
+  }
+  if (method === "GET" && p === "pulls") {
+    const state = query.get("state") ?? "open";
+    const base = query.get("base");
+    const list = [...fake.pulls.values()]
+      .filter((pull) => (state === "all" || pull.state === state) && (!base || pull.base === base))
+      .reverse()
+      .map((pull) => pullObject(fake, pull));
+    return [200, list];
   }
   m = method === "PATCH" ? /^check-runs\/(\d+)$/.exec(p) : null;
   if (m) {
@@ -179,6 +226,20 @@ function route(
       ? fake.commits.get(pull.mergeCommitSha)!.parents[1]!
       : fake.heads.get(pull.head)!;
     return [200, fake.diff(pull.baseSha, head).map((filename) => ({ filename, status: "modified" }))];
+  }
+  m = method === "GET" ? /^git\/commits\/([0-9a-f]{40})$/.exec(p) : null;
+  if (m) {
+    const commit = fake.commits.get(m[1]!);
+    if (!commit) return [404, { message: "Not Found" }];
+    return [
+      200,
+      {
+        sha: m[1],
+        tree: { sha: commit.tree },
+        parents: commit.parents.map((sha) => ({ sha })),
+        message: commit.message,
+      },
+    ];
   }
   m = method === "GET" ? /^compare\/(.+?)\.\.\.(.+)$/.exec(p) : null;
   if (m) {
@@ -209,13 +270,137 @@ function route(
     comment.body = String(b.body);
     return [200, { id: comment.id, body: comment.body }];
   }
-  void query;
   return undefined;
+}
+
+/** The head sha of a pull request (its merge commit's second parent once merged). */
+function pullHead(fake: FakeRepo, pull: FakePull): string {
+  return pull.mergeCommitSha
+    ? fake.commits.get(pull.mergeCommitSha)!.parents[1]!
+    : (fake.heads.get(pull.head) ?? "");
+}
+
+/** Open pull requests whose head is at `sha`, as a check run's `pull_requests` lists them. */
+function pullsAt(fake: FakeRepo, sha: string) {
+  const repo = { id: 1, url: "u", name: fake.repo };
+  return [...fake.pulls.values()]
+    .filter((p) => p.state === "open" && fake.heads.get(p.head) === sha)
+    .map((p) => ({
+      url: "u",
+      id: p.number,
+      number: p.number,
+      head: { ref: p.head, sha, repo },
+      base: { ref: p.base, sha: p.baseSha, repo },
+    }));
+}
+
+function pullObject(fake: FakeRepo, pull: FakePull) {
+  const repo = { full_name: fake.fullName };
+  return {
+    number: pull.number,
+    node_id: pull.nodeId,
+    state: pull.state,
+    draft: pull.draft,
+    merged_at: pull.merged ? "2026-01-01T00:00:00Z" : null,
+    merge_commit_sha: pull.mergeCommitSha,
+    head: { ref: pull.head, sha: pullHead(fake, pull), repo },
+    base: { ref: pull.base, sha: pull.baseSha, repo },
+  };
+}
+
+function snapshot(fake: FakeRepo, variables: Record<string, unknown>): [number, unknown] {
+  const branch =
+    typeof variables.branch === "string" ? variables.branch.replace(/^refs\/heads\//, "") : undefined;
+  const head = branch === undefined ? undefined : fake.heads.get(branch);
+  const pull = typeof variables.number === "number" ? fake.pulls.get(variables.number) : undefined;
+  return [
+    200,
+    {
+      data: {
+        repository: {
+          defaultBranchRef: { name: fake.defaultBranch, target: { oid: fake.heads.get(fake.defaultBranch) } },
+          config: fake.config === undefined ? null : { text: fake.config, isTruncated: false },
+          ...(branch !== undefined
+            ? {
+                ref: head
+                  ? { name: branch, target: { oid: head, message: fake.commits.get(head)?.message ?? "" } }
+                  : null,
+              }
+            : {}),
+          ...(variables.number !== undefined
+            ? {
+                pullRequest: pull
+                  ? {
+                      id: pull.nodeId,
+                      number: pull.number,
+                      isDraft: pull.draft,
+                      state: pull.merged ? "MERGED" : pull.state === "open" ? "OPEN" : "CLOSED",
+                      merged: pull.merged,
+                      headRefName: pull.head,
+                      headRefOid: pullHead(fake, pull),
+                      baseRefName: pull.base,
+                      mergeCommit: pull.mergeCommitSha ? { oid: pull.mergeCommitSha } : null,
+                    }
+                  : null,
+              }
+            : {}),
+        },
+        organization: null,
+      },
+      errors: [{ type: "NOT_FOUND", path: ["organization"], message: "Could not resolve to a Repository" }],
+    },
+  ];
+}
+
+function blobs(fake: FakeRepo, query: string): [number, unknown] {
+  const repository: Record<string, unknown> = {};
+  for (const [, alias, sha] of query.matchAll(/(b\d+): object\(oid: "([0-9a-f]{40})"\)/g)) {
+    const text = fake.blobs.get(sha as string);
+    repository[alias as string] = text === undefined ? null : { text, isTruncated: false, isBinary: false };
+  }
+  return [200, { data: { repository } }];
+}
+
+function createCommitOnBranch(fake: FakeRepo, variables: Record<string, unknown>): [number, unknown] {
+  const input = variables.input as {
+    branch: { branchName: string };
+    expectedHeadOid: string;
+    message: { headline: string; body?: string };
+    fileChanges?: { additions?: { path: string; contents: string }[]; deletions?: { path: string }[] };
+  };
+  const branch = input.branch.branchName.replace(/^refs\/heads\//, "");
+  const current = fake.heads.get(branch);
+  if (current !== input.expectedHeadOid) {
+    return [
+      200,
+      {
+        data: { createCommitOnBranch: null },
+        errors: [
+          {
+            type: current ? "STALE_DATA" : "NOT_FOUND",
+            path: ["createCommitOnBranch"],
+            message: `Expected branch to point to "${input.expectedHeadOid}" but it did not.  Pull and try again.`,
+          },
+        ],
+      },
+    ];
+  }
+  const changes: Record<string, string | null> = {};
+  for (const a of input.fileChanges?.additions ?? [])
+    changes[a.path] = Buffer.from(a.contents, "base64").toString("utf8");
+  for (const d of input.fileChanges?.deletions ?? []) changes[d.path] = null;
+  const message = [input.message.headline, input.message.body].filter(Boolean).join("\n\n");
+  const { after } = fake.push({ branch, changes, message });
+  return [200, { data: { createCommitOnBranch: { commit: { oid: after } } } }];
 }
 
 function graphql(fake: FakeRepo, body: Record<string, unknown>): [number, unknown] {
   const query = String(body.query);
-  const id = (body.variables as { id?: string } | undefined)?.id;
+  const variables = (body.variables ?? {}) as Record<string, unknown>;
+  if (query.includes("porchlightSnapshot(")) return snapshot(fake, variables);
+  if (query.includes("porchlightBlobs(")) return blobs(fake, query);
+  if (query.includes("porchlightCommit(")) return createCommitOnBranch(fake, variables);
+  const id = variables.id as string | undefined;
   const pull = [...fake.pulls.values()].find((p) => p.nodeId === id);
   if (!/convertPullRequestToDraft/.test(query) || !pull) {
     fake.violations.push(`unexpected GraphQL ${query}`);

@@ -32,6 +32,8 @@ export interface FakeCheckRun {
   conclusion?: string;
   output?: { title?: string; summary?: string; annotations?: unknown[] };
   actions?: { identifier: string }[];
+  external_id?: string;
+  started_at?: string;
 }
 
 export interface FakeComment {

@@ -4,10 +4,10 @@
  * open a new one). One comment says so; closing the same pull request again updates it instead of
  * adding another.
  */
-import type { LifecyclePort } from "../github/lifecycle-port.js";
-import type { RepoRef } from "../github/port.js";
+import type { RepoRef } from "../../github/port.js";
+import { REJECT_COMMENT_MARKER, rejectComment } from "../../report/comments.js";
+import type { LifecycleDeps } from "../deps.js";
 import { upsertComment } from "./comments.js";
-import type { GateDeps } from "./gate-check.js";
 import { parseDraftBranch } from "./revisions.js";
 
 /** A pull request closed without merging. */
@@ -22,31 +22,21 @@ export interface ClosedPullRequest {
 /** What happened. */
 export type RejectOutcome = { kind: "ignored"; reason: string } | { kind: "rejected"; comment: string };
 
-/** Marker of the reject comment. */
-export const REJECT_COMMENT_MARKER = "<!-- porchlight:reject -->";
-
 /** Comments once on a rejected proposal; never deletes the branch. Throws GitHubError when GitHub fails. */
 export async function rejectRevision(
   pr: ClosedPullRequest,
-  deps: Pick<GateDeps, "config"> & { port: LifecyclePort },
+  deps: Pick<LifecycleDeps, "config" | "port">,
 ): Promise<RejectOutcome> {
   const draft = parseDraftBranch(pr.headRef, { draftPrefix: deps.config.draftBranchPrefix });
   if (!draft) return { kind: "ignored", reason: `${pr.headRef} is not a draft branch` };
   if (pr.baseRef !== pr.defaultBranch)
     return { kind: "ignored", reason: `base ${pr.baseRef} is not the default branch` };
-  const body = [
-    REJECT_COMMENT_MARKER,
-    "### ↩️ Proposal rejected",
-    "",
-    `Package \`${draft.packagePath}\`, workspace \`${draft.workspace}\` is a **Draft** revision again.`,
-    `The branch \`${pr.headRef}\` is kept: push to it to keep authoring, and reopen this pull request (or open a new one) to propose it again.`,
-  ].join("\n");
   const comment = await upsertComment({
     port: deps.port,
     repo: pr.repo,
     issueNumber: pr.number,
     marker: REJECT_COMMENT_MARKER,
-    body,
+    body: rejectComment({ packagePath: draft.packagePath, workspace: draft.workspace, headRef: pr.headRef }),
   });
   return { kind: "rejected", comment };
 }

@@ -25,6 +25,24 @@ export interface OperatorSettings {
    * a failed render decides nothing about what code runs).
    */
   pushOnFailure: PushOnFailure;
+  /** Largest file a render reads, bytes (`PORCHLIGHT_MAX_FILE_BYTES`, default 32 MiB). */
+  maxFileBytes?: number;
+  /** Largest package a render reads, subpackages included, bytes (`PORCHLIGHT_MAX_PACKAGE_BYTES`, default 128 MiB). */
+  maxPackageBytes?: number;
+  /**
+   * How often reconciliation looks for work nothing asked for (`PORCHLIGHT_RECONCILE_INTERVAL_MS`,
+   * default 300000 = 5 minutes; it also runs at start; `0` = only at start).
+   */
+  reconcileIntervalMs?: number;
+  /** Jobs one process runs at once, with either queue (`PORCHLIGHT_CONCURRENCY`, default 4). */
+  concurrency?: number;
+  /**
+   * How long a check run that needs follow-up requests stays leased to the process that started it
+   * without a renewal (`PORCHLIGHT_CHECK_LEASE_MS`, default 600000 = 10 minutes).
+   */
+  checkLeaseMs?: number;
+  /** This GitHub App's id (Probot's `APP_ID`): only its check runs count as verdicts. */
+  appId?: number;
 }
 
 const envSchema = z.object({
@@ -32,7 +50,24 @@ const envSchema = z.object({
   PORCHLIGHT_ALLOW_CONTAINERS: z.enum(["true", "false", "1", "0", ""]).optional(),
   PORCHLIGHT_EXEC_TIMEOUT_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds").optional(),
   PORCHLIGHT_PUSH_ON_FAILURE: z.enum(["None", "Unrendered", "PartiallyRendered"]).optional(),
+  PORCHLIGHT_MAX_FILE_BYTES: z.string().regex(/^\d+$/, "must be a whole number of bytes").optional(),
+  PORCHLIGHT_MAX_PACKAGE_BYTES: z.string().regex(/^\d+$/, "must be a whole number of bytes").optional(),
+  PORCHLIGHT_RECONCILE_INTERVAL_MS: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number of milliseconds")
+    .optional(),
+  PORCHLIGHT_CONCURRENCY: z
+    .string()
+    .regex(/^[1-9]\d*$/, "must be a positive whole number")
+    .optional(),
+  PORCHLIGHT_CHECK_LEASE_MS: z
+    .string()
+    .regex(/^[1-9]\d*$/, "must be a positive whole number of milliseconds")
+    .optional(),
+  APP_ID: z.string().optional(),
 });
+
+const numberIf = (text: string | undefined) => (text ? Number(text) : undefined);
 
 /**
  * Reads {@link OperatorSettings} from `env`. Throws an Error naming the variable when a value is invalid
@@ -50,5 +85,17 @@ export function readOperatorSettings(env: Record<string, string | undefined>): O
     allowContainers: e.PORCHLIGHT_ALLOW_CONTAINERS === "true" || e.PORCHLIGHT_ALLOW_CONTAINERS === "1",
     pushOnFailure: e.PORCHLIGHT_PUSH_ON_FAILURE ?? "Unrendered",
     ...(e.PORCHLIGHT_EXEC_TIMEOUT_MS ? { execTimeoutMs: Number(e.PORCHLIGHT_EXEC_TIMEOUT_MS) } : {}),
+    ...defined({
+      maxFileBytes: numberIf(e.PORCHLIGHT_MAX_FILE_BYTES),
+      maxPackageBytes: numberIf(e.PORCHLIGHT_MAX_PACKAGE_BYTES),
+      reconcileIntervalMs: numberIf(e.PORCHLIGHT_RECONCILE_INTERVAL_MS),
+      concurrency: numberIf(e.PORCHLIGHT_CONCURRENCY),
+      checkLeaseMs: numberIf(e.PORCHLIGHT_CHECK_LEASE_MS),
+      appId: e.APP_ID && /^\d+$/.test(e.APP_ID) ? Number(e.APP_ID) : undefined,
+    }),
   };
+}
+
+function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -4,7 +4,7 @@
  * package together with its subpackages (subpackages first, then the parent's pipeline).
  */
 import path from "node:path/posix";
-import type { TreeEntry } from "../github/port.js";
+import type { TreeEntry } from "../../github/port.js";
 
 /** Directories (repository-relative, `""` = root) that hold a `Kptfile` blob in `entries`. */
 export function packageDirs(entries: readonly TreeEntry[]): Set<string> {

@@ -17,12 +17,14 @@
  * 6. one comment on the pull request listing the published revisions, headed "Not published" when
  *    nothing was published.
  */
-import type { LifecyclePort } from "../github/lifecycle-port.js";
-import type { RepoRef } from "../github/port.js";
+import type { GitHubPort, RepoRef } from "../../github/port.js";
+import { PUBLISH_COMMENT_MARKER, type PublishedLine, publishComment } from "../../report/comments.js";
+import { describeProblem } from "../../report/gate-report.js";
+import type { LifecycleDeps } from "../deps.js";
+import { evaluateMergeGate } from "../judge/merge-gate.js";
+import { renderPackagesAtSha } from "../render/render-packages.js";
+import { touchedPackages } from "../render/touched-packages.js";
 import { upsertComment } from "./comments.js";
-import type { GateDeps } from "./gate-check.js";
-import { describeProblem, evaluateMergeGate } from "./merge-gate.js";
-import { renderPackagesAtSha } from "./render-packages.js";
 import { directoryOf } from "./revision-list.js";
 import {
   formatRevisionTag,
@@ -32,7 +34,6 @@ import {
   parseRevisionTag,
   revisionObjectName,
 } from "./revisions.js";
-import { touchedPackages } from "./touched-packages.js";
 
 /** A merged pull request, reduced to what publishing needs. */
 export interface MergedPullRequest {
@@ -57,17 +58,16 @@ export type PublishOutcome =
   | { kind: "ignored"; reason: string }
   | { kind: "published"; packages: PackagePublication[]; branchDeleted: boolean };
 
-/** Marker of the publish comment. */
-export const PUBLISH_COMMENT_MARKER = "<!-- porchlight:publish -->";
+export { PUBLISH_COMMENT_MARKER };
 
-/** Dependencies: the lifecycle port, the engine (to judge the merge commit), a log and the repository config. */
-export type PublishDeps = Pick<GateDeps, "log" | "config" | "engine"> & { port: LifecyclePort };
+/** Dependencies: the port, the engine (to judge the merge commit), a log, the repository config and limits. */
+export type PublishDeps = Pick<LifecycleDeps, "log" | "config" | "engine" | "port" | "limits">;
 
 async function publishPackage(options: {
   pr: MergedPullRequest;
   packagePath: string;
   workspace: string;
-  port: LifecyclePort;
+  port: GitHubPort;
 }): Promise<PackagePublication> {
   const { pr, packagePath, port } = options;
   const tags = (await port.listTags({ repo: pr.repo, prefix: `${packagePath}/` })).filter(
@@ -88,58 +88,26 @@ async function publishPackage(options: {
     : { packagePath, kind: "tag-exists", tag, revision };
 }
 
-function publishComment(options: {
+/** The comment's lines: package names as Porch shows them (relative to their directory). */
+function publishedLines(options: {
   pr: MergedPullRequest;
-  workspace: string;
   results: PackagePublication[];
-  branchDeleted: boolean;
   directories: string[];
-}): string {
-  const { pr, results } = options;
-  // "Published" only when this merge published something (or a redelivery finds it published).
-  const heading = results.some((r) => r.kind === "published" || r.kind === "already-published")
-    ? "### 📦 Published"
-    : "### ⛔ Not published";
-  const lines = [PUBLISH_COMMENT_MARKER, heading, ""];
-  for (const r of results) {
+}): PublishedLine[] {
+  return options.results.map((r): PublishedLine => {
     const dir = directoryOf(r.packagePath, options.directories) ?? "";
-    const pkg = `\`${packageName(r.packagePath, dir)}\``;
-    if (r.kind === "refused") {
-      lines.push(
-        `- ${pkg}: ⛔ **not published** — at the merge commit \`${pr.mergeCommitSha.slice(0, 7)}\` it does not pass the merge gate:`,
-        ...r.problems.map((p) => `  ${p.replace(/\n/g, "\n  ")}`),
-      );
-      continue;
-    }
+    const name = packageName(r.packagePath, dir);
+    if (r.kind === "refused") return { kind: "refused", name, problems: r.problems };
+    if (r.kind === "already-published") return { kind: "already-published", name, tag: r.tag };
+    if (r.kind === "tag-exists") return { kind: "tag-exists", name, tag: r.tag, existingSha: r.existingSha };
     // Named as `porchlight rpkg get` lists the tag (the tag does not record the workspace).
-    const name = revisionObjectName({
-      repository: pr.repo.repo,
+    const objectName = revisionObjectName({
+      repository: options.pr.repo.repo,
       packagePath: r.packagePath,
       workspace: `v${r.revision}`,
     });
-    if (r.kind === "published")
-      lines.push(
-        `- ${pkg} revision ${r.revision}: tag \`${r.tag}\` on \`${pr.mergeCommitSha.slice(0, 7)}\` (PackageRevision \`${name}\`)`,
-      );
-    else if (r.kind === "already-published")
-      lines.push(`- ${pkg} was already published as \`${r.tag}\` at this merge commit`);
-    else
-      lines.push(
-        `- ${pkg}: ⚠️ tag \`${r.tag}\` already exists${r.existingSha ? ` at \`${r.existingSha.slice(0, 7)}\`` : ""} and was **not moved** — a published revision is immutable. Publish this content as a new revision from a new draft workspace.`,
-      );
-  }
-  if (results.some((r) => r.kind === "refused"))
-    lines.push(
-      "",
-      "Porch refuses to approve a package revision that does not render (or whose readiness gates are not met), so no tag was created for it. To publish it: push a fix to a draft branch of the package, let the `porchlight/render` check pass, and merge its pull request. Require that check on the default branch (`porchlight protect <owner/repo>`) so such a merge is blocked.",
-    );
-  lines.push("");
-  lines.push(
-    options.branchDeleted
-      ? `The draft branch \`${pr.headRef}\` was deleted.`
-      : `The draft branch \`${pr.headRef}\` was kept.`,
-  );
-  return lines.join("\n");
+    return { kind: "published", name, tag: r.tag, revision: r.revision, objectName };
+  });
 }
 
 /**
@@ -173,6 +141,7 @@ export async function publishRevision(pr: MergedPullRequest, deps: PublishDeps):
     packagePaths,
     engine: deps.engine,
     pushOnFailure: config.pushOnFailure,
+    limits: deps.limits,
   });
   const verdict = evaluateMergeGate({
     packages: rendered.packages,
@@ -206,11 +175,10 @@ export async function publishRevision(pr: MergedPullRequest, deps: PublishDeps):
     issueNumber: pr.number,
     marker: PUBLISH_COMMENT_MARKER,
     body: publishComment({
-      pr,
-      workspace: draft.workspace,
-      results,
+      mergeCommitSha: pr.mergeCommitSha,
+      headRef: pr.headRef,
+      lines: publishedLines({ pr, results, directories: config.directories }),
       branchDeleted,
-      directories: config.directories,
     }),
   });
   return { kind: "published", packages: results, branchDeleted };

@@ -6,32 +6,22 @@
  * 2. the content differs from what rendering produces (rendered output or the Kptfile status was
  *    edited by hand, or the render commit is missing) — the steps' results under `status.renderStatus`,
  *    the record of the last render run, excepted: they legitimately differ on a re-render. The same
- *    rule decides whether a draft push is worth a render commit (./render-draft.ts);
+ *    rule decides whether a draft push is worth a render commit (../render/render-draft.ts);
  * 3. a readiness gate (`info.readinessGates[].conditionType`) has no condition with status "True".
- * Pure: render results in, verdict and report out.
+ * Pure: render results in, verdict and report out (worded by `src/report/gate-report.ts`).
  */
 import path from "node:path/posix";
-import { onlyRenderStatusDiffers } from "../engine/render-status-diff.js";
-import type { CheckAnnotation, TreeChange } from "../github/port.js";
-import { buildAnnotations, limitAnnotations, type PackageReport } from "../report/annotations.js";
-import { type CheckReport, formatCheckReport, truncateSummary } from "../report/check-summary.js";
+import { onlyRenderStatusDiffers } from "../../engine/render-status-diff.js";
+import type { CheckAnnotation, FileChanges } from "../../github/port.js";
+import { buildAnnotations, limitAnnotations, type PackageReport } from "../../report/annotations.js";
+import { type CheckReport, formatCheckReport } from "../../report/check-summary.js";
+import { applyGateToReport, type GateProblem, type GateVerdict } from "../../report/gate-report.js";
+import { renderNotes } from "../../report/messages.js";
+import { changedPathsOf } from "../render/render-packages.js";
 import { unmetReadinessGates } from "./readiness.js";
 
+export type { GateProblem, GateVerdict };
 export { onlyRenderStatusDiffers };
-
-/** One reason the gate fails. */
-export type GateProblem =
-  | { kind: "render-failed"; packagePath: string; steps: string[]; message: string }
-  | { kind: "not-rendered"; packagePath: string; files: string[] }
-  | { kind: "readiness"; packagePath: string; conditionType: string; message: string };
-
-/** The gate's decision. */
-export interface GateVerdict {
-  passed: boolean;
-  problems: GateProblem[];
-}
-
-const display = (packagePath: string) => (packagePath === "" ? "(repository root)" : packagePath);
 
 /** The failing steps of a package, one line each: `` mutator `image` exited 1: stderr's first line ``. */
 export function failingSteps(pkg: PackageReport): string[] {
@@ -55,19 +45,19 @@ function inPackage(filePath: string, packagePath: string): boolean {
 
 /**
  * The files whose content differs from what rendering produces, per package path (innermost rendered
- * package wins), ignoring Kptfile changes that are only step results ({@link onlyRenderStatusDiffers}). `changes` are the tree
- * changes that would store the render output (from `renderPackagesAtSha`).
+ * package wins), ignoring Kptfile changes that are only step results ({@link onlyRenderStatusDiffers}).
+ * `changes` are the file changes that would store the render output (from `renderPackagesAtSha`).
  */
-export function contentDrift(packages: PackageReport[], changes: TreeChange[]): Map<string, string[]> {
+export function contentDrift(packages: PackageReport[], changes: FileChanges): Map<string, string[]> {
   const byDepth = [...packages].sort((a, b) => b.packagePath.length - a.packagePath.length);
   const drift = new Map<string, string[]>();
-  for (const change of changes) {
-    const owner = byDepth.find((p) => inPackage(change.path, p.packagePath));
+  for (const changed of changedPathsOf(changes)) {
+    const owner = byDepth.find((p) => inPackage(changed, p.packagePath));
     if (!owner) continue;
-    const rel = owner.packagePath === "" ? change.path : change.path.slice(owner.packagePath.length + 1);
+    const rel = owner.packagePath === "" ? changed : changed.slice(owner.packagePath.length + 1);
     const kptfile = path.basename(rel) === "Kptfile";
     if (kptfile && onlyRenderStatusDiffers(owner.inputFiles.get(rel), owner.result.files?.get(rel))) continue;
-    drift.set(owner.packagePath, [...(drift.get(owner.packagePath) ?? []), change.path]);
+    drift.set(owner.packagePath, [...(drift.get(owner.packagePath) ?? []), changed]);
   }
   return drift;
 }
@@ -78,7 +68,7 @@ export function contentDrift(packages: PackageReport[], changes: TreeChange[]): 
  */
 export function evaluateMergeGate(options: {
   packages: PackageReport[];
-  changes: TreeChange[];
+  changes: FileChanges;
   enforceReadinessGates?: boolean;
 }): GateVerdict {
   const problems: GateProblem[] = [];
@@ -106,63 +96,26 @@ export function evaluateMergeGate(options: {
   return { passed: problems.length === 0, problems };
 }
 
-/** One Markdown line per problem, for the check summary and the pull request comment. */
-export function describeProblem(problem: GateProblem): string {
-  const pkg = `\`${display(problem.packagePath)}\``;
-  switch (problem.kind) {
-    case "render-failed":
-      return `- ${pkg}: rendering fails (Rendered=False)${problem.steps.length ? "" : `: ${problem.message}`}${problem.steps.map((s) => `\n  - ${s}`).join("")}`;
-    case "not-rendered": {
-      const files = problem.files.map((f) => `\`${path.relative(problem.packagePath || ".", f) || f}\``);
-      return `- ${pkg}: content differs from what rendering produces (${files.join(", ")}) — rendered output or the Kptfile status was edited by hand; push to the draft branch to re-render`;
-    }
-    case "readiness":
-      return `- ${pkg}: readiness gate \`${problem.conditionType}\` is not met: ${problem.message}`;
-  }
-}
-
-/**
- * The check report with the gate applied: conclusion `failure` and a "Merge gate" section listing the
- * problems when the gate fails; the base report otherwise (its own conclusion kept).
- */
-export function applyGateToReport(report: CheckReport, verdict: GateVerdict): CheckReport {
-  if (verdict.passed) return report;
-  const kinds = new Set(verdict.problems.map((p) => p.kind));
-  const title = kinds.has("render-failed")
-    ? report.title
-    : kinds.has("not-rendered")
-      ? "Not mergeable: content differs from its render"
-      : "Not mergeable: readiness gates not met";
-  const section = ["### ⛔ Merge gate", "", ...verdict.problems.map(describeProblem)].join("\n");
-  const [head, ...rest] = report.summary.split("\n\n");
-  return {
-    conclusion: "failure",
-    title,
-    summary: truncateSummary([head, section, ...rest].join("\n\n")),
-  };
-}
-
 /**
  * THE `porchlight/render` report of a commit — every path that posts the check (draft push, pull
  * request, re-run, merge group, default-branch push) builds it here, so they always agree on the
  * conclusion for the same content. `changes` are the tree changes that would still be needed to store
  * the render output on top of the reported commit: `renderPackagesAtSha`'s changes when the commit is
- * reported as it is, `[]` when the report is about the app's own commit holding that output. Adds the
+ * reported as it is, no changes when the report is about the app's own commit holding that output. Adds the
  * notes every path shares (exec not allowed, annotations over the limit). Pure.
  */
 export function gateCheckReport(options: {
   packages: PackageReport[];
-  changes: TreeChange[];
+  changes: FileChanges;
   enforceReadinessGates?: boolean;
   notes?: string[];
 }): { report: CheckReport; verdict: GateVerdict; annotations: CheckAnnotation[] } {
   const notes = [...(options.notes ?? [])];
   const steps = options.packages.flatMap((p) => p.result.steps);
   if (steps.some((step) => step.status.executionError?.includes("allow-exec")))
-    notes.push("This app runs `exec:` functions only when its operator sets PORCHLIGHT_ALLOW_EXEC=true.");
+    notes.push(renderNotes.execNotAllowed());
   const { annotations, omitted } = limitAnnotations(buildAnnotations(options.packages));
-  if (omitted > 0)
-    notes.push(`${omitted} more result(s) naming a file are not annotated (limit ${annotations.length}).`);
+  if (omitted > 0) notes.push(renderNotes.annotationsOmitted(omitted, annotations.length));
   const verdict = evaluateMergeGate({
     packages: options.packages,
     changes: options.changes,

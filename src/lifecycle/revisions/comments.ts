@@ -2,8 +2,7 @@
  * One comment per purpose on a pull request, updated in place instead of piling up: the comment is
  * found by an HTML marker (`<!-- porchlight:... -->`) that the body starts with.
  */
-import type { LifecyclePort } from "../github/lifecycle-port.js";
-import type { RepoRef } from "../github/port.js";
+import type { GitHubPort, RepoRef } from "../../github/port.js";
 
 /** What {@link upsertComment} did. */
 export type UpsertOutcome = "created" | "updated" | "unchanged" | "skipped";
@@ -14,7 +13,7 @@ export type UpsertOutcome = "created" | "updated" | "unchanged" | "skipped";
  * The body must contain the marker. No request is made when the body is already the same.
  */
 export async function upsertComment(options: {
-  port: LifecyclePort;
+  port: GitHubPort;
   repo: RepoRef;
   issueNumber: number;
   marker: string;

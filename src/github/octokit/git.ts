@@ -1,0 +1,136 @@
+/**
+ * Git content and refs over the REST API: recursive trees, diffs, branches and tags. Blob reads are in
+ * ./blobs.ts, commits in ./commit.ts.
+ */
+import { GitHubError, type GitHubPort, type RepoTree, type TagOutcome, type TreeEntry } from "../port.js";
+import { readBlobs } from "./blobs.js";
+import type { Octokit } from "./client.js";
+import { commitFiles } from "./commit.js";
+import { call, callOrAbsent, toGitHubError } from "./errors.js";
+
+function changedPaths(files: { filename: string; previous_filename?: string | undefined }[]): string[] {
+  const paths = new Set<string>();
+  for (const f of files) {
+    paths.add(f.filename);
+    if (f.previous_filename) paths.add(f.previous_filename);
+  }
+  return [...paths].sort();
+}
+
+/** The git methods of the port. */
+export function gitOperations(
+  octokit: Octokit,
+): Pick<
+  GitHubPort,
+  | "readTree"
+  | "readBlobs"
+  | "readBranchHead"
+  | "compareFiles"
+  | "listCommitFiles"
+  | "commitFiles"
+  | "listBranches"
+  | "deleteBranch"
+  | "listTags"
+  | "listTagCommits"
+  | "createTag"
+> {
+  return {
+    async readTree({ repo, sha }): Promise<RepoTree> {
+      const { data } = await call("git.getTree", () =>
+        octokit.rest.git.getTree({ ...repo, tree_sha: sha, recursive: "1" }),
+      );
+      if (data.truncated) {
+        throw new GitHubError({
+          kind: "rejected",
+          operation: "git.getTree",
+          message: `tree of ${sha} is too large: GitHub truncated the recursive listing`,
+        });
+      }
+      const entries: TreeEntry[] = [];
+      for (const item of data.tree) {
+        if (!item.path || !item.sha || !item.mode) continue;
+        const type = item.type === "tree" || item.type === "commit" ? item.type : "blob";
+        entries.push({
+          path: item.path,
+          mode: item.mode,
+          type,
+          sha: item.sha,
+          ...(item.size !== undefined ? { size: item.size } : {}),
+        });
+      }
+      return { treeSha: data.sha, entries };
+    },
+
+    readBlobs: ({ repo, blobs }) => readBlobs(octokit, repo, blobs),
+
+    async readBranchHead({ repo, branch }) {
+      return callOrAbsent(
+        "git.getRef",
+        async () => (await octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` })).data.object.sha,
+      );
+    },
+
+    async compareFiles({ repo, base, head }) {
+      const { data } = await call("repos.compareCommitsWithBasehead", () =>
+        octokit.rest.repos.compareCommitsWithBasehead({
+          ...repo,
+          basehead: `${base}...${head}`,
+          per_page: 100,
+        }),
+      );
+      return changedPaths(data.files ?? []);
+    },
+
+    async listCommitFiles({ repo, sha }) {
+      const { data } = await call("repos.getCommit", () =>
+        octokit.rest.repos.getCommit({ ...repo, ref: sha, per_page: 100 }),
+      );
+      return changedPaths(data.files ?? []);
+    },
+
+    commitFiles: (options) => commitFiles(octokit, options),
+
+    async listBranches({ repo, prefix }) {
+      const refs = await call("git.listMatchingRefs", () =>
+        octokit.paginate(octokit.rest.git.listMatchingRefs, { ...repo, ref: `heads/${prefix}` }),
+      );
+      return refs.map((r) => ({ name: r.ref.replace(/^refs\/heads\//, ""), sha: r.object.sha }));
+    },
+
+    async deleteBranch({ repo, branch }) {
+      try {
+        await octokit.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` });
+        return true;
+      } catch (error) {
+        const e = toGitHubError("git.deleteRef", error);
+        if (e.status === 422 || e.status === 404) return false;
+        throw e;
+      }
+    },
+
+    async listTags({ repo, prefix }) {
+      const refs = await call("git.listMatchingRefs", () =>
+        octokit.paginate(octokit.rest.git.listMatchingRefs, { ...repo, ref: `tags/${prefix}` }),
+      );
+      return refs.map((r) => ({ name: r.ref.replace(/^refs\/tags\//, ""), sha: r.object.sha }));
+    },
+
+    async listTagCommits({ repo }) {
+      const tags = await call("repos.listTags", () =>
+        octokit.paginate(octokit.rest.repos.listTags, { ...repo, per_page: 100 }),
+      );
+      return tags.map((t) => ({ name: t.name, sha: t.commit.sha }));
+    },
+
+    async createTag({ repo, name, sha }): Promise<TagOutcome> {
+      try {
+        await octokit.rest.git.createRef({ ...repo, ref: `refs/tags/${name}`, sha });
+        return { kind: "created" };
+      } catch (error) {
+        const e = toGitHubError("git.createRef", error);
+        if (e.status === 422 && /already exists/i.test(e.message)) return { kind: "exists" };
+        throw e;
+      }
+    },
+  };
+}

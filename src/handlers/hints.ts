@@ -1,0 +1,34 @@
+/**
+ * What every handler shares: the queue it hands hints to, the repository and installation of a
+ * payload, and the verdict memo that makes an already-satisfied hint free (the app's own render commit
+ * coming back as a push costs no request).
+ */
+import type { RepoRef } from "../github/port.js";
+import { verdictKey } from "../lifecycle/deps.js";
+import type { Job, WorkQueue } from "../lifecycle/queue/work-queue.js";
+
+/** Dependencies of every handler. */
+export interface HandlerDeps {
+  queue: WorkQueue;
+}
+
+/** The repository and installation a webhook is about (`undefined` without an installation). */
+export function source(payload: {
+  repository?: { name: string; owner: { login?: string; name?: string | null } | null } | null;
+  installation?: { id: number } | null;
+}): { repo: RepoRef; installationId: number } | undefined {
+  const repository = payload.repository;
+  const owner = repository?.owner?.login ?? repository?.owner?.name;
+  if (!repository || !owner || !payload.installation?.id) return undefined;
+  return { repo: { owner, repo: repository.name }, installationId: payload.installation.id };
+}
+
+/** True when `sha` of `repo` already holds a verdict this process (or the shared memo) knows of. */
+export async function hasVerdict(deps: HandlerDeps, repo: RepoRef, sha: string): Promise<boolean> {
+  return deps.queue.remembers(verdictKey(repo, sha));
+}
+
+/** Enqueues every job; resolves once they are stored. */
+export async function enqueue(deps: HandlerDeps, ...jobs: Job[]): Promise<void> {
+  for (const job of jobs) await deps.queue.enqueue(job);
+}

@@ -1,0 +1,42 @@
+/**
+ * What every use-case receives: the GitHub port of the installation, the render engine, the repository
+ * configuration read when the job started, the check-run lease of this process, the operator's limits,
+ * the work queue (to enqueue follow-up work and share the verdict memo) and a log.
+ */
+import type { RepoConfig } from "../config/schema.js";
+import type { GitHubPort, RepoRef } from "../github/port.js";
+import type { WorkQueue } from "./queue/work-queue.js";
+import type { CheckLease } from "./render/render-check.js";
+import type { RenderEngine, SizeLimits } from "./render/render-packages.js";
+
+/** Minimal logger (Probot's pino logger fits). */
+export interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Dependencies of the use-cases. */
+export interface LifecycleDeps {
+  port: GitHubPort;
+  engine: RenderEngine;
+  log: Log;
+  /** The repository configuration (`.github/porchlight.yml` from the default branch, operator defaults applied). */
+  config: RepoConfig;
+  /** The check-run lease of this process. */
+  lease: CheckLease;
+  /** This GitHub App's id, when known: only its check runs count as verdicts. */
+  appId?: number | undefined;
+  limits: SizeLimits;
+  queue: WorkQueue;
+  /** The installation the work runs as (for follow-up jobs). */
+  installationId: number;
+}
+
+/** How long "this sha holds a verdict" is remembered (ms): a day. */
+export const VERDICT_MEMO_MS = 24 * 60 * 60 * 1000;
+
+/** The memo key of "`sha` of `repo` holds a verdict". */
+export function verdictKey(repo: RepoRef, sha: string): string {
+  return `verdict:${repo.owner}/${repo.repo}@${sha}`;
+}

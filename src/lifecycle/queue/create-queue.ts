@@ -1,0 +1,35 @@
+/**
+ * The one place the work queue is chosen: BullMQ on Redis when the process has `REDIS_URL` (any number
+ * of processes share it), otherwise embedded in this process. Both keep the contract of ./work-queue.ts.
+ */
+import type { OperatorSettings } from "../../config/operator-settings.js";
+import { BullWorkQueue } from "../../server/bullmq-queue.js";
+import type { ServerSettings } from "../../server/settings.js";
+import type { Log } from "../deps.js";
+import { EmbeddedQueue } from "./embedded-queue.js";
+import { DEFAULT_RETRY, type Job, jobKey, type WorkQueue } from "./work-queue.js";
+
+/** Builds the queue the app runs on. */
+export async function createWorkQueue(options: {
+  settings: OperatorSettings;
+  server?: ServerSettings | undefined;
+  log: Log;
+}): Promise<WorkQueue> {
+  const { server, log, settings } = options;
+  const onFailed = (job: Job, error: unknown) =>
+    log.error(`${jobKey(job)}: failed: ${error instanceof Error ? error.message : String(error)}`);
+  const concurrency = settings.concurrency ?? 4;
+  if (server?.redisUrl) {
+    return new BullWorkQueue<Job>({
+      redisUrl: server.redisUrl,
+      keyOf: jobKey,
+      retry: DEFAULT_RETRY,
+      concurrency,
+      lockMs: server.jobLockMs,
+      onFailed,
+      // Never the URL (it may hold a password): only what went wrong.
+      onError: (error) => log.warn(`work queue (Redis): ${error.message}`),
+    });
+  }
+  return new EmbeddedQueue({ concurrency, onFailed });
+}

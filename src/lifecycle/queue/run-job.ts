@@ -1,0 +1,229 @@
+/**
+ * Runs one job of the work queue. Every job:
+ * 1. gets the GitHub port of its installation;
+ * 2. reads the repository's state in ONE request (`readSnapshot`: default branch, `.github/porchlight.yml`
+ *    — the one place the configuration is loaded, once per job — and the branch head or pull request
+ *    the job is about), so it works on what GitHub holds NOW, never on what a webhook said;
+ * 3. with an unusable configuration, reports it where the user looks (the one config-error branch:
+ *    a failed check on the commit, or a comment on a closed pull request) and stops;
+ * 4. calls its use-case.
+ */
+import { CONFIG_PATH, type ConfigResult, configFromText } from "../../config/load.js";
+import type { PushOnFailure } from "../../engine/types.js";
+import type { GitHubPort, RepoRef, RepoSnapshot } from "../../github/port.js";
+import { CONFIG_COMMENT_MARKER, configNotProcessedComment } from "../../report/comments.js";
+import { configErrorOutput } from "../../report/messages.js";
+import { type LifecycleDeps, type Log, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
+import { checkDefaultBranchHead, checkMergeGroup } from "../judge/merge-queue.js";
+import { rerunCheck } from "../judge/rerun.js";
+import { type CheckLease, findVerdict, postCheck } from "../render/render-check.js";
+import { renderDraftHead } from "../render/render-draft.js";
+import type { RenderEngine, SizeLimits } from "../render/render-packages.js";
+import { upsertComment } from "../revisions/comments.js";
+import { proposeRevision } from "../revisions/propose.js";
+import { publishRevision } from "../revisions/publish.js";
+import { normalizePrefix } from "../revisions/revisions.js";
+import type { Job, JobHandler, ReconcileJob, WorkQueue } from "./work-queue.js";
+import { jobKey } from "./work-queue.js";
+
+/** What the job runner needs. */
+export interface JobRunnerDeps {
+  /** The port of an installation (an installation-authenticated Octokit behind it). */
+  portFor(installationId: number): Promise<GitHubPort>;
+  engine: RenderEngine;
+  queue: WorkQueue;
+  log: Log;
+  /** The operator's default `pushOnFailure` (`.github/porchlight.yml` overrides it). */
+  pushOnFailure: PushOnFailure;
+  limits: SizeLimits;
+  lease: CheckLease;
+  appId?: number | undefined;
+  /** The reconciliation pass (./reconcile.ts), for `reconcile` jobs. */
+  reconcile?: (job: ReconcileJob) => Promise<void>;
+}
+
+type RepoJob = Exclude<Job, ReconcileJob>;
+
+function snapshotRequest(job: RepoJob): { branch?: string; pullRequest?: number } {
+  switch (job.kind) {
+    case "draft":
+      return { branch: job.branch };
+    case "pull-request":
+    case "publish":
+      return { pullRequest: job.number };
+    case "rerun":
+      return job.headBranch ? { branch: job.headBranch } : {};
+    default:
+      return {};
+  }
+}
+
+/** The commit a configuration error is reported on, or the pull request it is commented on. */
+function configErrorTarget(
+  job: RepoJob,
+  snapshot: RepoSnapshot,
+  loaded: Extract<ConfigResult, { ok: false }>,
+): { sha: string } | { comment: number } | undefined {
+  switch (job.kind) {
+    case "draft": {
+      // Only on branches that are drafts under the file's prefix when it is readable, else `drafts/`.
+      const head = snapshot.branch;
+      return head?.name.startsWith(normalizePrefix(loaded.draftBranchPrefix)) ? { sha: head.sha } : undefined;
+    }
+    case "default-branch":
+      return snapshot.defaultBranchSha ? { sha: snapshot.defaultBranchSha } : undefined;
+    case "merge-group":
+      return { sha: job.headSha };
+    case "rerun":
+      return { sha: job.sha };
+    case "pull-request":
+    case "publish": {
+      const pull = snapshot.pullRequest;
+      if (!pull) return undefined;
+      return pull.state === "open" ? { sha: pull.headSha } : { comment: pull.number };
+    }
+  }
+}
+
+async function reportConfigError(options: {
+  job: RepoJob;
+  port: GitHubPort;
+  snapshot: RepoSnapshot;
+  loaded: Extract<ConfigResult, { ok: false }>;
+  deps: JobRunnerDeps;
+}): Promise<void> {
+  const { job, port, snapshot, loaded, deps } = options;
+  const target = configErrorTarget(job, snapshot, loaded);
+  deps.log.warn(`${jobKey(job)}: ${loaded.message}`);
+  if (!target) return;
+  if ("comment" in target) {
+    await upsertComment({
+      port,
+      repo: job.repo,
+      issueNumber: target.comment,
+      marker: CONFIG_COMMENT_MARKER,
+      body: configNotProcessedComment(loaded.message),
+    });
+    return;
+  }
+  // One verdict per sha: a commit already reported (e.g. by the push of the same sha) is not reported twice.
+  const key = verdictKey(job.repo, target.sha);
+  if (job.kind !== "rerun") {
+    if (await deps.queue.remembers(key)) return;
+    const verdict = await findVerdict({
+      port,
+      repo: job.repo,
+      sha: target.sha,
+      appId: deps.appId,
+      lease: deps.lease,
+    });
+    if (verdict.kind === "concluded" || verdict.kind === "held") return;
+  }
+  await postCheck({
+    port,
+    repo: job.repo,
+    headSha: target.sha,
+    conclusion: "failure",
+    output: configErrorOutput(loaded.message),
+  });
+  await deps.queue.remember(key, VERDICT_MEMO_MS);
+}
+
+async function runRepoJob(job: RepoJob, deps: JobRunnerDeps): Promise<string> {
+  const port = await deps.portFor(job.installationId);
+  const snapshot = await port.readSnapshot({
+    repo: job.repo,
+    configPath: CONFIG_PATH,
+    ...snapshotRequest(job),
+  });
+  const loaded = configFromText(snapshot.config?.text, {
+    ...(snapshot.config?.source === "organization"
+      ? { file: `${job.repo.owner}/.github/${CONFIG_PATH}` }
+      : {}),
+    defaults: { pushOnFailure: deps.pushOnFailure },
+  });
+  if (!loaded.ok) {
+    await reportConfigError({ job, port, snapshot, loaded, deps });
+    return "configuration error";
+  }
+  const lifecycle: LifecycleDeps = {
+    port,
+    engine: deps.engine,
+    log: deps.log,
+    config: loaded.config,
+    lease: deps.lease,
+    appId: deps.appId,
+    limits: deps.limits,
+    queue: deps.queue,
+    installationId: job.installationId,
+  };
+  const repo: RepoRef = job.repo;
+  switch (job.kind) {
+    case "draft": {
+      if (!snapshot.branch) return "the branch is gone";
+      const outcome = await renderDraftHead(
+        { repo, head: snapshot.branch, defaultBranch: snapshot.defaultBranch },
+        lifecycle,
+      );
+      return `${outcome.kind} at ${snapshot.branch.sha.slice(0, 7)}`;
+    }
+    case "pull-request": {
+      if (!snapshot.pullRequest) return "no such pull request";
+      const outcome = await proposeRevision(
+        {
+          repo,
+          pull: snapshot.pullRequest,
+          sameRepository: job.sameRepository,
+          defaultBranch: snapshot.defaultBranch,
+          action: job.action,
+        },
+        lifecycle,
+      );
+      return outcome.kind;
+    }
+    case "publish": {
+      const pull = snapshot.pullRequest;
+      if (!pull?.merged || !pull.mergeCommitSha) return "not merged";
+      const outcome = await publishRevision(
+        {
+          repo,
+          number: pull.number,
+          headRef: pull.headRef,
+          baseRef: pull.baseRef,
+          mergeCommitSha: pull.mergeCommitSha,
+          sameRepository: job.sameRepository,
+          defaultBranch: snapshot.defaultBranch,
+        },
+        lifecycle,
+      );
+      return outcome.kind;
+    }
+    case "default-branch": {
+      const sha = snapshot.defaultBranchSha;
+      if (!sha) return "empty repository";
+      const changedPaths = job.hint?.sha === sha ? job.hint.changedPaths : undefined;
+      return (await checkDefaultBranchHead({ repo, sha, changedPaths }, lifecycle)).kind;
+    }
+    case "merge-group":
+      return (await checkMergeGroup({ repo, headSha: job.headSha, baseSha: job.baseSha }, lifecycle)).kind;
+    case "rerun": {
+      const outcome = await rerunCheck(
+        { repo, sha: job.sha, headBranch: job.headBranch, pullRequests: job.pullRequests, snapshot },
+        lifecycle,
+      );
+      return outcome.kind;
+    }
+  }
+}
+
+/** The queue's handler: runs `job` (see the module comment) and logs what happened. */
+export function createJobHandler(deps: JobRunnerDeps): JobHandler {
+  return async (job, run) => {
+    if (job.kind === "reconcile") {
+      await deps.reconcile?.(job);
+      return;
+    }
+    const outcome = await runRepoJob(job, deps);
+    deps.log.info(`${jobKey(job)}${run.attempt > 1 ? ` (attempt ${run.attempt})` : ""}: ${outcome}`);
+  };
+}
