@@ -45,7 +45,7 @@ import "./methods.js";
 import { parseBytes, parseExprBytes } from "./parser.js";
 import { resolveExpr, resolveFile } from "./resolver.js";
 import { sourceBytes } from "./scanner.js";
-import type { FileOptions } from "./syntax.js";
+import { type FileOptions, StarlarkSyntaxError } from "./syntax.js";
 import { callValue, enterThread, leaveThread, type Thread } from "./thread.js";
 import { toBytes } from "./utf8.js";
 import { Builtin, type Kwargs, Module, StarlarkError, type Value } from "./values.js";
@@ -120,14 +120,20 @@ export function compile(
   src: string | Uint8Array,
   opts: { options?: FileOptions; predeclared?: Iterable<string> } = {},
 ): Program {
-  const file = parseBytes(filename, sourceBytes(src), opts.options ?? {});
-  const names = new Set(opts.predeclared ?? []);
-  resolveFile(
-    file,
-    (n) => names.has(n),
-    (n) => UNIVERSE.has(n),
-  );
-  return compileFile(file, UNIVERSE);
+  try {
+    const file = parseBytes(filename, sourceBytes(src), opts.options ?? {});
+    const names = new Set(opts.predeclared ?? []);
+    resolveFile(
+      file,
+      (n) => names.has(n),
+      (n) => UNIVERSE.has(n),
+    );
+    return compileFile(file, UNIVERSE);
+  } catch (e) {
+    // A pathologically nested program exhausts the host stack: report it, never crash the host.
+    if (e instanceof RangeError) throw new StarlarkSyntaxError(filename, 0, "program is too deeply nested");
+    throw e;
+  }
 }
 
 /**

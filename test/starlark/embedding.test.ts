@@ -227,6 +227,11 @@ describe("Starlark budgets and sandbox", () => {
     expect(err.message).toBe("Starlark computation cancelled: render deadline exceeded");
   });
 
+  it("refuses a pathologically nested program with a syntax error", () => {
+    const deep = `x = ${"[".repeat(50000)}${"]".repeat(50000)}\n`;
+    expect(() => exec(deep)).toThrow(starlark.StarlarkSyntaxError);
+  });
+
   it("offers scripts only the universe of go.starlark.net plus what the host predeclares", () => {
     expect([...starlark.UNIVERSE.keys()].sort()).toEqual(
       [
