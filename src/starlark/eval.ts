@@ -1083,8 +1083,9 @@ class FnCompiler {
             const z = x + y;
             if (z <= 9007199254740991 && z >= -9007199254740991) return z;
           } else if (typeof x === "string" && typeof y === "string") {
-            const n = x.length + y.length;
-            if (n > 4096) fr.th.alloc(n);
+            // JS strings concatenate as ropes: the new memory is about the smaller operand
+            const n = x.length < y.length ? x.length : y.length;
+            if (n > 1024) fr.th.alloc(n);
             return x + y;
           }
           fr.pos = pos;

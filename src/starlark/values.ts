@@ -1528,6 +1528,13 @@ function arrayRepeat(a: Value[], n: Int): Value[] {
   return out;
 }
 
+/** Concatenation of sequences: the copy is work; the memory that outlives the old operand is the added part. */
+function chargeConcat(nx: number, ny: number): void {
+  const n = nx + ny;
+  if (n > WORK_UNIT) allocHooks.work(n / WORK_UNIT);
+  allocHooks.charge(8 * Math.min(nx, ny) + 32);
+}
+
 function asFiniteFloat(x: Int): number {
   return intToFloat(x);
 }
@@ -1548,7 +1555,8 @@ export function binary(op: Token, x: Value, y: Value): Value {
     case T.PLUS:
       if (typeof x === "string") {
         if (typeof y === "string") {
-          allocHooks.charge(x.length + y.length);
+          // JS strings concatenate as ropes: the new memory is about the smaller operand
+          allocHooks.charge(Math.min(x.length, y.length) + 32);
           return x + y;
         }
       } else if (xi && yi) {
@@ -1557,12 +1565,12 @@ export function binary(op: Token, x: Value, y: Value): Value {
         return new Float(fl(x) + fl(y));
       } else if (x instanceof List) {
         if (y instanceof List) {
-          allocHooks.charge(8 * (x.elems.length + y.elems.length));
+          chargeConcat(x.elems.length, y.elems.length);
           return new List(x.elems.concat(y.elems));
         }
       } else if (x instanceof Tuple) {
         if (y instanceof Tuple) {
-          allocHooks.charge(8 * (x.elems.length + y.elems.length));
+          chargeConcat(x.elems.length, y.elems.length);
           return new Tuple(x.elems.concat(y.elems));
         }
       }

@@ -192,8 +192,14 @@ describe("Starlark budgets and sandbox", () => {
       "Starlark computation cancelled: out of memory: mem.star exceeded the memory budget of 1000000 bytes",
     );
     const t2 = new Thread({ name: "grow.star", budget: { maxMemoryBytes: 1_000_000 } });
-    const grow = 'def f():\n    s = ""\n    for i in range(100000):\n        s += "0123456789"\nf()\n';
+    const grow =
+      'def f():\n    s = []\n    for i in range(100000):\n        s.append("0123456789" * 10)\nf()\n';
     expect(() => execFile(t2, "grow.star", grow)).toThrow(/exceeded the memory budget/);
+    // Building a string piecewise is linear (JS ropes): 10k lines of 50 bytes fit a 2 MB budget.
+    const t3 = new Thread({ name: "lines.star", budget: { maxMemoryBytes: 2_000_000 } });
+    const lines =
+      'def f():\n    s = ""\n    for i in range(10000):\n        s += "0123456789012345678901234567890123456789abcd" + str(10000 + i) + "\\n"\n    return len(s)\nn = f()\n';
+    expect(execFile(t3, "lines.star", lines).get("n")).toBe(500_000);
   });
 
   it("budget errors cannot be caught and ignored by the script's own helpers", () => {
