@@ -1084,7 +1084,7 @@ class FnCompiler {
             if (z <= 9007199254740991 && z >= -9007199254740991) return z;
           } else if (typeof x === "string" && typeof y === "string") {
             // JS strings concatenate as ropes: the new memory is about the smaller operand
-            const n = x.length < y.length ? x.length : y.length;
+            const n = Math.min(x.length, y.length);
             if (n > 1024) fr.th.alloc(n);
             return x + y;
           }
