@@ -13,6 +13,7 @@ import { createSetters } from "./create-setters.js";
 import { dropComments } from "./drop-comments.js";
 import { enableGcpServices } from "./enable-gcp-services.js";
 import { ensureNameSubstring } from "./ensure-name-substring.js";
+import { fix } from "./fix.js";
 import { generateFolders } from "./generate-folders.js";
 import { listSetters } from "./list-setters.js";
 import { noOp } from "./no-op.js";
@@ -38,6 +39,7 @@ export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
   dropComments,
   enableGcpServices,
   ensureNameSubstring,
+  fix,
   generateFolders,
   kubeconform,
   kubeval,
