@@ -22,8 +22,8 @@
  *   else if (e instanceof starlark.StarlarkSyntaxError || e instanceof starlark.StarlarkResolveError) ...
  * }
  * ```
- * - {@link compile} parses and resolves once; `program.init(thread, predeclared)` runs it (cache
- *   programs by source: kpt runs the same script on every render).
+ * - {@link compile} parses and resolves once; {@link runProgram} runs it; {@link compileCached} memoizes
+ *   programs by source (kpt runs the same script on every render).
  * - {@link call} calls a Starlark function value from the host.
  * - Values: ints are JS numbers (bigints beyond 2^53), strings are byte strings (UTF-8 in latin1;
  *   use {@link toStarlark}/{@link fromStarlark} or {@link toBytes}/{@link fromBytes} at the boundary),
@@ -134,6 +134,43 @@ export function compile(
     if (e instanceof RangeError) throw new StarlarkSyntaxError(filename, 0, "program is too deeply nested");
     throw e;
   }
+}
+
+const programCache = new Map<string, Program>();
+const PROGRAM_CACHE_LIMIT = 64;
+
+/**
+ * Like {@link compile}, memoized on (filename, source, options, predeclared names) in a small LRU:
+ * a pipeline running the same script on every render parses and resolves it once. Syntax and
+ * resolve errors are not cached.
+ */
+export function compileCached(
+  filename: string,
+  src: string | Uint8Array,
+  opts: { options?: FileOptions; predeclared?: Iterable<string> } = {},
+): Program {
+  const names = [...(opts.predeclared ?? [])].sort();
+  const text =
+    typeof src === "string"
+      ? src
+      : Buffer.from(src.buffer, src.byteOffset, src.byteLength).toString("latin1");
+  const key = JSON.stringify([
+    filename,
+    opts.options ?? {},
+    names,
+    typeof src === "string" ? "s" : "b",
+    text,
+  ]);
+  const hit = programCache.get(key);
+  if (hit !== undefined) {
+    programCache.delete(key);
+    programCache.set(key, hit);
+    return hit;
+  }
+  const prog = compile(filename, src, { options: opts.options ?? {}, predeclared: names });
+  programCache.set(key, prog);
+  if (programCache.size > PROGRAM_CACHE_LIMIT) programCache.delete(programCache.keys().next().value!);
+  return prog;
 }
 
 /**

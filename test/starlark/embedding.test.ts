@@ -141,6 +141,16 @@ describe("Starlark embedding API", () => {
     }
   });
 
+  it("memoizes compiled programs by source and options", () => {
+    const a = starlark.compileCached("c.star", "x = 1\n", { predeclared: ["p"] });
+    expect(starlark.compileCached("c.star", "x = 1\n", { predeclared: ["p"] })).toBe(a);
+    expect(starlark.compileCached("c.star", "x = 2\n", { predeclared: ["p"] })).not.toBe(a);
+    expect(
+      starlark.compileCached("c.star", "x = 1\n", { predeclared: ["p"], options: { set: true } }),
+    ).not.toBe(a);
+    expect(starlark.runProgram(new Thread(), a, { p: 1 }).get("x")).toBe(1);
+  });
+
   it("evaluates expressions", () => {
     expect(starlark.evalExpr(new Thread(), "e", "1 + x * 2", { x: 20 })).toBe(41);
     expect(starlark.repr(starlark.evalExpr(new Thread(), "e", '[y for y in "ab".elems()]'))).toBe(
