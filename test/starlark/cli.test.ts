@@ -51,6 +51,13 @@ describe("porchlight starlark", () => {
     const ok = path.join(dir, "ok.star");
     writeFileSync(ok, 'load("json.star", "json")\nprint(json.encode({"b": [1, 2.5], "a": "é"}))\n');
     expect(cli(["starlark", "run", ok])).toMatchObject({ code: 0, stdout: '{"a":"é","b":[1,2.5]}\n' });
+    writeFileSync(path.join(dir, "lib.star"), "def double(x):\n    return 2 * x\nitems = [1, 2]\n");
+    const main = path.join(dir, "main.star");
+    writeFileSync(main, 'load("lib.star", "double", "items")\nprint(double(21), items)\nitems.append(3)\n');
+    const loaded = cli(["starlark", "run", main]);
+    expect(loaded.stdout).toBe("42 [1, 2]\n");
+    expect(loaded.stderr).toContain("Error in append: append: cannot append to frozen list");
+    expect(loaded.code).toBe(1);
     const bad = path.join(dir, "bad.star");
     writeFileSync(bad, 'def f():\n    fail("boom", 1)\nf()\n');
     const r = cli(["starlark", "run", bad]);
