@@ -106,8 +106,8 @@ export function unpackPositional(
   convs: (Conv<unknown> | undefined)[],
 ): unknown[] {
   checkPositional(fn, args, kwargs, min, convs.length);
-  const out: unknown[] = new Array(convs.length).fill(undefined);
-  for (let i = 0; i < args.length; i++) out[i] = convert(fn, i + 1, convs[i], args[i]!);
+  const out: unknown[] = [];
+  for (let i = 0; i < args.length; i++) out.push(convert(fn, i + 1, convs[i], args[i]!));
   return out;
 }
 
