@@ -16,7 +16,7 @@ function label(name: string, kind: "image" | "exec"): string {
 function stepLabel(step: Omit<StepReport, "status" | "durationMs">, report?: StepReport): string {
   if (report?.status.image) return report.status.image;
   if (report?.status.exec !== undefined) return report.status.exec;
-  return label(step.name, step.fnType ?? "image");
+  return step.label ?? label(step.name, step.fnType ?? "image");
 }
 
 /**

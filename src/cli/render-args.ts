@@ -1,9 +1,10 @@
 /**
  * Arguments of `porchlight render`, kpt fn render's flags: `[PKG_PATH]`, `--results-dir DIR`,
- * `--allow-exec`, `--truncate-output[=false]`, `--image-pull-policy P` (accepted, ignored),
+ * `--allow-exec`, `--truncate-output[=false]`, `--image-pull-policy P` (checked, no effect), `--image-prefix P`,
  * `-o, --output <dir>|stdout|unwrap`, `--push-on-failure None|Unrendered|PartiallyRendered`, `--help`.
  */
 import type { PushOnFailure } from "../engine/types.js";
+import { checkImagePullPolicy } from "./eval-args.js";
 
 /** Parsed render arguments. */
 export interface RenderArgs {
@@ -13,6 +14,8 @@ export interface RenderArgs {
   truncateOutput: boolean;
   output: string | undefined;
   pushOnFailure: PushOnFailure | undefined;
+  /** `--image-prefix`, else `KPT_IMAGE_PREFIX`, else undefined (kpt's default registry). */
+  imagePrefix: string | undefined;
   help: boolean;
 }
 
@@ -26,7 +29,9 @@ Flags:
   --results-dir DIR          write the function results to DIR/results.yaml
   --allow-exec               allow \`exec:\` functions (running binaries is a privileged operation)
   --truncate-output=false    do not truncate the stderr of failing functions
-  --image-pull-policy P      accepted for kpt compatibility, ignored
+  --image-pull-policy P      Always, IfNotPresent or Never: checked as kpt checks it, no effect
+  --image-prefix PREFIX      registry for short image names (default $KPT_IMAGE_PREFIX or
+                             ghcr.io/kptdev/krm-functions-catalog)
   -o, --output VALUE         write to a new directory, or to stdout (ResourceList) or unwrap (YAML)
   --push-on-failure POLICY   what to store when rendering fails: None, Unrendered (default),
                              PartiallyRendered
@@ -40,7 +45,7 @@ function parseBool(value: string | undefined, flag: string): boolean {
 }
 
 /** Parses argv (after `render`). Throws an Error with a user-facing message on bad input. */
-export function parseRenderArgs(argv: readonly string[]): RenderArgs {
+export function parseRenderArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RenderArgs {
   const args: RenderArgs = {
     pkgPath: ".",
     resultsDir: undefined,
@@ -48,6 +53,7 @@ export function parseRenderArgs(argv: readonly string[]): RenderArgs {
     truncateOutput: true,
     output: undefined,
     pushOnFailure: undefined,
+    imagePrefix: env.KPT_IMAGE_PREFIX || undefined,
     help: false,
   };
   const positional: string[] = [];
@@ -81,7 +87,10 @@ export function parseRenderArgs(argv: readonly string[]): RenderArgs {
         parseBool(inline, name);
         break;
       case "--image-pull-policy":
-        value();
+        checkImagePullPolicy(value());
+        break;
+      case "--image-prefix":
+        args.imagePrefix = value();
         break;
       case "-o":
       case "--output":

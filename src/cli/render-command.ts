@@ -7,6 +7,7 @@
 import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Document, isMap, isSeq, type YAMLMap } from "yaml";
+import { imagePrefixProblem } from "../engine/image.js";
 import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
 import { getAnnotation, SEQ_INDENT, stripPipelineAnnotations } from "../krm/annotations.js";
@@ -137,6 +138,11 @@ export async function runRender(argv: string[]): Promise<number> {
     process.stdout.write(RENDER_USAGE);
     return 0;
   }
+  const prefixProblem = args.imagePrefix === undefined ? undefined : imagePrefixProblem(args.imagePrefix);
+  if (prefixProblem) {
+    err(`Error: ${prefixProblem}\n`);
+    return 1;
+  }
   const pkgDir = await resolvePackage(args.pkgPath);
   const toDir = args.output !== undefined && args.output !== "stdout" && args.output !== "unwrap";
   const outDir = toDir ? path.resolve(args.output!) : undefined;
@@ -165,6 +171,7 @@ export async function runRender(argv: string[]): Promise<number> {
     onEvent: printer.onEvent,
     writeStatus: args.output === undefined,
     attribution: !process.env.KRM_DISABLE_ATTRIBUTION,
+    imagePrefix: args.imagePrefix,
   });
   if (result.ok) printer.finish();
   if (result.ok && args.output !== undefined) await writeOutput(args, result, outDir);

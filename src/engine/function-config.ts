@@ -16,6 +16,11 @@ export interface PipelineStep {
   kind: "mutator" | "validator";
   index: number;
   fn: KptFunction;
+  /**
+   * The image as kpt records it (prefix, `tag`, `:latest`; see `statusImage`), once resolved for a
+   * run; `stepLabel` falls back to the default prefix.
+   */
+  label?: string;
 }
 
 /** The steps of a Kptfile's pipeline: mutators, then validators. */

@@ -20,6 +20,7 @@ import {
   stepField,
   validatePipeline,
 } from "./function-config.js";
+import { statusImage } from "./image.js";
 import { KptfileError, readKptfile } from "./kptfile/read.js";
 import type { Kptfile } from "./kptfile/schema.js";
 import { enforcePathInvariants } from "./path-invariants.js";
@@ -40,6 +41,8 @@ export interface HydrationOptions {
   files?: ReadonlySet<string>;
   /** A resource file's UTF-8 problem in yaml.v3's words (kpt fails on it), or undefined. */
   utf8Problem?: (path: string) => string | undefined;
+  /** Registry prefix for short image names (kpt's `--image-prefix`); default kpt's. */
+  imagePrefix?: string;
 }
 
 /** State of one render: the working set and everything recorded on the way. */
@@ -244,6 +247,17 @@ export class Hydration {
       }
     }
     for (const step of steps) {
+      if (step.fn.image) {
+        try {
+          step.label = statusImage(step.fn.image, { tag: step.fn.tag, prefix: this.options.imagePrefix });
+        } catch (err) {
+          throw new KptError({
+            op: "pipeline.run",
+            pkg: bfs && node.path !== "" ? displayPkgPath(node.path) : undefined,
+            cause: (err as Error).message,
+          });
+        }
+      }
       const cfgPath = step.fn.configPath === undefined ? undefined : cleanPath(step.fn.configPath);
       const functionConfig = step.fn.configMap
         ? configMapConfig(step.fn.configMap)
@@ -259,7 +273,16 @@ export class Hydration {
         ? entries.filter((e) => isSelected(e.doc, step.fn)).length
         : entries.length;
       const fnType: "image" | "exec" = step.fn.image ? "image" : "exec";
-      const pending = { packagePath, kind: step.kind, name, fnType, resourceCount, selected: filtering };
+      const label = stepLabel(step);
+      const pending = {
+        packagePath,
+        kind: step.kind,
+        name,
+        label,
+        fnType,
+        resourceCount,
+        selected: filtering,
+      };
       const when = step.fn.when ?? step.fn.condition;
       if (when !== undefined) {
         let met: boolean;
@@ -303,7 +326,6 @@ export class Hydration {
       (step.kind === "mutator" ? this.mutationSteps : this.validationSteps).push(outcome.status);
       this.options.onEvent?.({ type: "step-end", step: report });
       if (outcome.failure !== undefined) {
-        const label = stepLabel(step);
         const st = outcome.status;
         this.errorSummary = st.executionError
           ? `${label}: ${st.executionError}`

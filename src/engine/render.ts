@@ -100,6 +100,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     rootName: options.packageName,
     displayDir,
     onEvent: options.onEvent,
+    imagePrefix: options.imagePrefix,
     files: new Set(options.files.keys()),
     utf8Problem: (path) => {
       const bytes = options.files.get(path);

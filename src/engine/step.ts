@@ -41,14 +41,13 @@ export interface RunStepOptions {
 }
 
 function baseStatus(step: PipelineStep): StepStatus {
-  return step.fn.image
-    ? { image: normalizeImage(step.fn.image), exitCode: 0 }
-    : { exec: step.fn.exec, exitCode: 0 };
+  return step.fn.image ? { image: stepLabel(step), exitCode: 0 } : { exec: step.fn.exec, exitCode: 0 };
 }
 
-/** The step's name for messages: fully qualified image or exec command. */
+/** The step's name for messages and its status: the image as kpt records it, or the exec command. */
 export function stepLabel(step: PipelineStep): string {
-  return step.fn.image ? normalizeImage(step.fn.image) : (step.fn.exec ?? "");
+  if (!step.fn.image) return step.fn.exec ?? "";
+  return step.label ?? normalizeImage(step.fn.image);
 }
 
 function noRuntime(step: PipelineStep): FunctionRunOutcome {
@@ -69,7 +68,9 @@ async function invoke(options: RunStepOptions, clones: Document[]): Promise<Func
   try {
     outcome =
       (await options.runtime.run({
-        fn: step.fn.image ? { image: step.fn.image } : { exec: step.fn.exec },
+        fn: step.fn.image
+          ? { image: step.fn.image, ...(step.fn.tag ? { tag: step.fn.tag } : {}) }
+          : { exec: step.fn.exec },
         input: { items: clones, functionConfig: options.functionConfig?.clone(), results: [] },
         cwd: options.cwd,
       })) ?? noRuntime(step);

@@ -65,6 +65,8 @@ export interface StepReport {
   kind: "mutator" | "validator";
   /** What the Kptfile names: image (as written) or exec command. */
   name: string;
+  /** The name kpt prints and records: the resolved image (prefix, tag, `:latest`) or the exec command. */
+  label?: string;
   /** Whether `name` is the step's `image` or its `exec` command. */
   fnType?: "image" | "exec";
   status: StepStatus;
@@ -114,6 +116,11 @@ export interface RenderOptions {
    * it when `KRM_DISABLE_ATTRIBUTION` is set).
    */
   attribution?: boolean;
+  /**
+   * Registry prefix for short image names (kpt 1.0's `--image-prefix` / `KPT_IMAGE_PREFIX`); default
+   * `ghcr.io/kptdev/krm-functions-catalog`; `""` leaves short names as written.
+   */
+  imagePrefix?: string;
 }
 
 /**

@@ -10,6 +10,11 @@ export interface FunctionRef {
   image?: string;
   /** Command line of an executable function, split shell-style, e.g. `sed -e 's/foo/bar/'`. */
   exec?: string;
+  /**
+   * The Kptfile step's `tag` (kpt 1.0): an exact version or tag that replaces the image's, or a
+   * semver constraint a container runtime would resolve against the registry. Builtins ignore it.
+   */
+  tag?: string;
 }
 
 /** Everything a runtime needs to run one function once. */

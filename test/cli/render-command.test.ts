@@ -117,6 +117,28 @@ describe("porchlight render", () => {
     expect(stdout).not.toContain("config.kubernetes.io/");
   });
 
+  it("takes the image prefix from --image-prefix, else KPT_IMAGE_PREFIX, and checks --image-pull-policy", async () => {
+    const dir = await copyFixture("cli-basic");
+    vi.stubEnv("KPT_IMAGE_PREFIX", "env.example.com/fns");
+    expect(await main(["render", dir])).toBe(0);
+    expect(await readFile(path.join(dir, "Kptfile"), "utf8")).toContain(
+      "      - image: env.example.com/fns/set-namespace:latest\n",
+    );
+    expect(
+      await main(["render", dir, "--image-prefix", "flag.example.com/fns/", "--image-pull-policy=never"]),
+    ).toBe(0);
+    expect(stderr).toContain('[RUNNING] "flag.example.com/fns/set-namespace:latest" on package "cli-basic"');
+    vi.unstubAllEnvs();
+    expect(await main(["render", dir, "--image-pull-policy", "sometimes"])).toBe(1);
+    expect(stderr).toContain(
+      'invalid argument "sometimes" for "--image-pull-policy" flag: must be one of: Always, IfNotPresent, Never',
+    );
+    expect(await main(["render", dir, "--image-prefix", "https://r.example.com"])).toBe(1);
+    expect(stderr).toContain(
+      'Error: invalid image prefix "https://r.example.com": must not include a scheme',
+    );
+  });
+
   it("resolves a symlinked package path with a warning", async () => {
     const dir = await copyFixture("cli-basic");
     const link = path.join(work, "link");

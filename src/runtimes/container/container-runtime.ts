@@ -3,6 +3,7 @@
  * when one of them is installed and its daemon answers; otherwise every function is "not mine".
  */
 import { execa } from "execa";
+import { classifyTag, statusImage } from "../../engine/image.js";
 import { parseResourceList, restoreInputFormatting, serializeResourceList } from "../exec/wire.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 
@@ -21,6 +22,21 @@ export function qualifyImage(image: string): string {
   const withRegistry = image.includes("/") ? image : `ghcr.io/kptdev/krm-functions-catalog/${image}`;
   const name = withRegistry.slice(withRegistry.lastIndexOf("/") + 1);
   return name.includes(":") || name.includes("@") ? withRegistry : `${withRegistry}:latest`;
+}
+
+/**
+ * The image to run for a step: the step's `tag` replaces the image's when it is a version or a tag.
+ * @throws Error for a semver constraint: kpt lists the registry's tags to resolve one, which needs the
+ *   network.
+ */
+function runnableImage(image: string, tag: string | undefined): string {
+  if (!tag) return qualifyImage(image);
+  if (classifyTag(tag) === "constraint") {
+    throw new Error(
+      `no tag could be found matching the version constraint ${JSON.stringify(tag)}: resolving a constraint needs the registry's tag list, which porchlight does not fetch`,
+    );
+  }
+  return statusImage(image, { tag });
 }
 
 async function probe(engines: string[]): Promise<string | undefined> {
@@ -46,17 +62,15 @@ export function createContainerRuntime(options: ContainerRuntimeOptions = {}): F
       engine ??= probe(options.engines ?? ["docker", "podman"]);
       const bin = await engine;
       if (!bin) return undefined;
+      let image: string;
+      try {
+        image = runnableImage(request.fn.image, request.fn.tag);
+      } catch (err) {
+        return { exitCode: 1, stderr: "", executionError: (err as Error).message };
+      }
       const result = await execa(
         bin,
-        [
-          "run",
-          "--rm",
-          "-i",
-          "--network",
-          "none",
-          "--security-opt=no-new-privileges",
-          qualifyImage(request.fn.image),
-        ],
+        ["run", "--rm", "-i", "--network", "none", "--security-opt=no-new-privileges", image],
         {
           input: serializeResourceList(request.input),
           reject: false,
