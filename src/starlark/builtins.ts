@@ -45,7 +45,7 @@ export function forEach(th: Thread, x: Value, f: (v: Value) => void): void {
   const it = iterate(x)!;
   try {
     for (let v = it.next(); v !== undefined; v = it.next()) {
-      if (++th.steps > th.maxSteps) th.stepLimit();
+      if (++th.steps > th.nextCheck) th.stepLimit();
       f(v);
     }
   } finally {

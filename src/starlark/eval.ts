@@ -611,7 +611,7 @@ class FnCompiler {
             try {
               const elems = seq.elems;
               for (let i = 0; i < seq.elems.length; i++) {
-                if (++th.steps > th.maxSteps) th.stepLimit();
+                if (++th.steps > th.nextCheck) th.stepLimit();
                 assign(fr, elems[i]!);
                 const st = body(fr);
                 if (st === BREAK) break;
@@ -626,7 +626,7 @@ class FnCompiler {
             const start = seq.start;
             const step = seq.step;
             for (let i = 0, n = seq.len_; i < n; i++) {
-              if (++th.steps > th.maxSteps) th.stepLimit();
+              if (++th.steps > th.nextCheck) th.stepLimit();
               assign(fr, start + i * step);
               const st = body(fr);
               if (st === BREAK) break;
@@ -637,7 +637,7 @@ class FnCompiler {
           const it = loopIter(seq);
           try {
             for (let v = it.next(); v !== undefined; v = it.next()) {
-              if (++th.steps > th.maxSteps) th.stepLimit();
+              if (++th.steps > th.nextCheck) th.stepLimit();
               assign(fr, v);
               const st = body(fr);
               if (st === BREAK) break;
@@ -655,7 +655,7 @@ class FnCompiler {
         return (fr) => {
           const th = fr.th;
           while (cond(fr)) {
-            if (++th.steps > th.maxSteps) th.stepLimit();
+            if (++th.steps > th.nextCheck) th.stepLimit();
             const st = body(fr);
             if (st === BREAK) break;
             if (st === RETURN) return RETURN;
@@ -1234,7 +1234,7 @@ class FnCompiler {
       const it = loopIter(seq);
       try {
         for (let v = it.next(); v !== undefined; v = it.next()) {
-          if (++th.steps > th.maxSteps) th.stepLimit();
+          if (++th.steps > th.nextCheck) th.stepLimit();
           assign(fr, v);
           next(fr, acc);
         }
@@ -1398,7 +1398,7 @@ class FnCompiler {
 function callMethod(th: Thread, m: Builtin, recv: Value, args: Value[], kwargs: Kwargs | null): Value {
   const stack = th.stack;
   const depth = stack.length;
-  if (++th.steps > th.maxSteps) th.stepLimit();
+  if (++th.steps > th.nextCheck) th.stepLimit();
   stack.push(m);
   try {
     return m.impl(th, args, kwargs, recv, m.name);

@@ -77,14 +77,19 @@ export interface Budget {
   maxMemoryBytes?: number;
   /** maximum depth of the Starlark call stack */
   maxCallDepth?: number;
+  /** wall-clock time limit in milliseconds, from the thread's creation (checked every few thousand steps) */
+  timeoutMs?: number;
 }
 
 /** Default budgets: generous for real kpt functions, small enough to stop a runaway script quickly. */
-export const DEFAULT_BUDGET: Required<Budget> = {
+export const DEFAULT_BUDGET: Required<Omit<Budget, "timeoutMs">> = {
   maxSteps: 100_000_000,
   maxMemoryBytes: 512 * 1024 * 1024,
   maxCallDepth: 1000,
 };
+
+/** Steps between two checks of the wall-clock deadline. */
+const DEADLINE_CHECK_STEPS = 10_000;
 
 /** A frame on a thread's stack: a Starlark function activation or a built-in call. */
 export interface StackEntry {
@@ -114,6 +119,10 @@ export class Thread {
   maxSteps: number;
   maxMemoryBytes: number;
   maxCallDepth: number;
+  /** the step count at which the next budget check happens (the evaluator compares `steps` with it) */
+  nextCheck: number;
+  private readonly deadline: number;
+  private readonly timeoutMs: number;
   /** the call stack, outermost first */
   readonly stack: StackEntry[] = [];
   private cancelReason: string | null = null;
@@ -125,6 +134,9 @@ export class Thread {
     this.maxSteps = b.maxSteps;
     this.maxMemoryBytes = b.maxMemoryBytes;
     this.maxCallDepth = b.maxCallDepth;
+    this.timeoutMs = opts.budget?.timeoutMs ?? 0;
+    this.deadline = this.timeoutMs > 0 ? Date.now() + this.timeoutMs : 0;
+    this.nextCheck = this.deadline > 0 ? Math.min(this.maxSteps, DEADLINE_CHECK_STEPS) : this.maxSteps;
   }
 
   /** Sets a host value visible to built-ins (never to scripts). */
@@ -140,22 +152,29 @@ export class Thread {
   /** Stops execution at the next step with an error giving `reason`. */
   cancel(reason: string): void {
     if (this.cancelReason === null) this.cancelReason = reason;
-    this.maxSteps = -1;
+    this.nextCheck = -1;
   }
 
-  /** Called when the step counter passes maxSteps. */
-  stepLimit(): never {
+  /** Called when the step counter passes nextCheck: throws if a budget is exhausted or the thread cancelled. */
+  stepLimit(): void {
     if (this.cancelReason === null) {
-      this.cancelReason = `too many steps: ${this.label()} exceeded the step budget of ${this.maxSteps} steps`;
-      this.maxSteps = -1;
+      if (this.steps > this.maxSteps) {
+        this.cancelReason = `too many steps: ${this.label()} exceeded the step budget of ${this.maxSteps} steps`;
+      } else if (this.deadline > 0 && Date.now() > this.deadline) {
+        this.cancelReason = `timeout: ${this.label()} exceeded the time budget of ${this.timeoutMs} ms`;
+      } else {
+        this.nextCheck = Math.min(this.maxSteps, this.steps + DEADLINE_CHECK_STEPS);
+        return;
+      }
     }
+    this.nextCheck = -1;
     throw new StarlarkError(`Starlark computation cancelled: ${this.cancelReason}`);
   }
 
   /** Adds `n` steps (for built-ins doing work proportional to their input). */
   charge(n: number): void {
     this.steps += n;
-    if (this.steps > this.maxSteps) this.stepLimit();
+    if (this.steps > this.nextCheck) this.stepLimit();
   }
 
   /** Accounts `bytes` of allocation against the memory budget. */
@@ -164,7 +183,7 @@ export class Thread {
     if (this.allocated > this.maxMemoryBytes) {
       if (this.cancelReason === null) {
         this.cancelReason = `out of memory: ${this.label()} exceeded the memory budget of ${this.maxMemoryBytes} bytes`;
-        this.maxSteps = -1;
+        this.nextCheck = -1;
       }
       throw new StarlarkError(`Starlark computation cancelled: ${this.cancelReason}`);
     }
@@ -246,7 +265,7 @@ export function callValue(th: Thread, fn: Value, args: Value[], kwargs: Kwargs |
   if (typeof fn !== "object" || fn.callInternal === undefined) {
     throw new StarlarkError(`invalid call of non-function (${typeName(fn)})`);
   }
-  if (++th.steps > th.maxSteps) th.stepLimit();
+  if (++th.steps > th.nextCheck) th.stepLimit();
   const stack = th.stack;
   const depth = stack.length;
   if (depth >= th.maxCallDepth) {

@@ -229,6 +229,16 @@ describe("Starlark budgets and sandbox", () => {
     );
   });
 
+  it("stops a script at its time budget", () => {
+    const thread = new Thread({ name: "slow.star", budget: { timeoutMs: 50 } });
+    const src = "def f():\n    for i in range(100000000):\n        pass\nf()\n";
+    const t0 = Date.now();
+    expect(() => execFile(thread, "slow.star", src)).toThrow(
+      "Starlark computation cancelled: timeout: slow.star exceeded the time budget of 50 ms",
+    );
+    expect(Date.now() - t0).toBeLessThan(30_000);
+  });
+
   it("cancels a running script", () => {
     const thread = new Thread({ name: "x.star" });
     const stop = starlark.builtin("stop", (_a, _k, th) => {
