@@ -29,7 +29,7 @@
  *   use {@link toStarlark}/{@link fromStarlark} or {@link toBytes}/{@link fromBytes} at the boundary),
  *   bools are booleans; everything else is an {@link SValue} subclass (host types subclass it).
  * - Budgets: {@link Budget} `maxSteps` (loop iterations, calls, elements processed by built-ins),
- *   `maxMemoryBytes` (approximate bytes allocated by values), `maxCallDepth`, `timeoutMs`; exceeding one is an
+ *   `maxMemoryBytes` (approximate bytes allocated by values), `maxCallDepth`, `timeoutMs`; exceeding one is a
  *   StarlarkEvalError "Starlark computation cancelled: ... exceeded the step budget of N steps" naming the
  *   thread (script). `thread.cancel(reason)` stops a running script at its next step.
  * - Sandbox: scripts see only the universe (len, str, ...) and what the host predeclares or loads; the

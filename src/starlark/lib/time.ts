@@ -1,7 +1,9 @@
 /**
  * The `time` module as go.starlark.net provides it (lib/time): durations and instants with Go's
  * layouts ("2006-01-02T15:04:05Z07:00"), IANA time zones (via Intl), parse_time, parse_duration,
- * from_timestamp, time(...), now(). Instants are exact to the nanosecond.
+ * from_timestamp, time(...), now(). Instants are exact to the nanosecond. `now()` reads the host clock
+ * unless the host sets a thread local "time.now" (a function returning Unix nanoseconds as a bigint),
+ * e.g. to make renders deterministic; from_timestamp gives UTC (no access to the host's time zone).
  */
 import { toInt, toStr, unpackArgs, unpackPositional } from "../args.js";
 import { T, type Token } from "../syntax.js";
