@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import type { ApplicationFunction, Probot } from "probot";
 import { type OperatorSettings, readOperatorSettings } from "./config/operator-settings.js";
 import { renderPackage } from "./engine/render.js";
-import { createOctokitPort } from "./github/octokit/index.js";
+import { createOctokitPort, installationClients } from "./github/octokit/index.js";
 import type { GitHubPort } from "./github/port.js";
 import { createCheckRunHandler, createCheckSuiteHandler } from "./handlers/check-run.js";
 import { createInstallationHandler, createInstallationRepositoriesHandler } from "./handlers/installation.js";
@@ -48,13 +48,15 @@ export interface AppOptions {
   reconcile?: boolean;
 }
 
-/** One port per installation, built once (the Octokit renews its token itself). */
+/** One port per installation, built once (its clients renew their token themselves). */
 function portsOf(app: Probot): (installationId: number) => Promise<GitHubPort> {
   const ports = new Map<number, Promise<GitHubPort>>();
   return (installationId) => {
     let port = ports.get(installationId);
     if (!port) {
-      port = app.auth(installationId).then((octokit) => createOctokitPort(octokit));
+      port = installationClients(app, installationId).then(({ octokit, reads }) =>
+        createOctokitPort(octokit, { reads }),
+      );
       port.catch(() => ports.delete(installationId));
       ports.set(installationId, port);
     }

@@ -119,7 +119,7 @@ async function mapLimit<T>(
 
 /** Reads `blobs` (deduplicated by sha); see the module comment for the requests made. */
 export async function readBlobs(
-  octokit: Octokit,
+  clients: { graphql: Octokit; rest: Octokit },
   repo: RepoRef,
   blobs: readonly BlobRef[],
 ): Promise<Map<string, Uint8Array>> {
@@ -137,12 +137,12 @@ export async function readBlobs(
   const out = new Map<string, Uint8Array>();
   const rest = [...large];
   for (const batch of batchBlobs(small)) {
-    const { read, missed } = await readBatch(octokit, repo, batch);
+    const { read, missed } = await readBatch(clients.graphql, repo, batch);
     for (const [sha, bytes] of read) out.set(sha, bytes);
     rest.push(...missed);
   }
   await mapLimit(rest, REST_CONCURRENCY, async (sha) => {
-    out.set(sha, await readBlobRest(octokit, repo, sha));
+    out.set(sha, await readBlobRest(clients.rest, repo, sha));
   });
   return out;
 }

@@ -20,6 +20,7 @@ function changedPaths(files: { filename: string; previous_filename?: string | un
 /** The git methods of the port. */
 export function gitOperations(
   octokit: Octokit,
+  reads: Octokit = octokit,
 ): Pick<
   GitHubPort,
   | "readTree"
@@ -61,7 +62,7 @@ export function gitOperations(
       return { treeSha: data.sha, entries };
     },
 
-    readBlobs: ({ repo, blobs }) => readBlobs(octokit, repo, blobs),
+    readBlobs: ({ repo, blobs }) => readBlobs({ graphql: reads, rest: octokit }, repo, blobs),
 
     async readBranchHead({ repo, branch }) {
       return callOrAbsent(

@@ -15,12 +15,17 @@ import { repoOperations } from "./repos.js";
 
 export type { Octokit } from "./client.js";
 export { rateLimitOf, toGitHubError } from "./errors.js";
+export { installationClients } from "./installation.js";
 
-/** Builds the port over an authenticated Octokit. */
-export function createOctokitPort(octokit: Octokit): GitHubPort {
+/**
+ * Builds the port over an authenticated Octokit. `reads`, when given, makes the GraphQL queries (the
+ * snapshot, blob batches); see ./installation.ts.
+ */
+export function createOctokitPort(octokit: Octokit, options: { reads?: Octokit } = {}): GitHubPort {
+  const reads = options.reads ?? octokit;
   return {
-    ...repoOperations(octokit),
-    ...gitOperations(octokit),
+    ...repoOperations(octokit, reads),
+    ...gitOperations(octokit, reads),
     ...checkOperations(octokit),
     ...pullOperations(octokit),
     ...commentOperations(octokit),

@@ -99,6 +99,7 @@ function pullState(p: NonNullable<NonNullable<SnapshotData["repository"]>["pullR
 /** The repository methods of the port. */
 export function repoOperations(
   octokit: Octokit,
+  reads: Octokit = octokit,
 ): Pick<
   GitHubPort,
   | "readSnapshot"
@@ -111,7 +112,7 @@ export function repoOperations(
   return {
     async readSnapshot({ repo, configPath, branch, pullRequest }): Promise<RepoSnapshot> {
       const query = snapshotQuery({ branch: branch !== undefined, pullRequest: pullRequest !== undefined });
-      const answer = await graphql<SnapshotData>(octokit, "graphql.snapshot", query, {
+      const answer = await graphql<SnapshotData>(reads, "graphql.snapshot", query, {
         owner: repo.owner,
         name: repo.repo,
         config: `HEAD:${configPath}`,

@@ -1,0 +1,58 @@
+/**
+ * The clients of one installation, from Probot: `octokit` (Probot's installation client: retry, and
+ * throttling that spaces every write — REST POST/PATCH/PUT/DELETE and every GraphQL request — one second
+ * apart per installation, as GitHub asks for content-creating requests) and `reads`, the same client for
+ * GraphQL QUERIES (the snapshot, blob batches), whose requests are not queued behind the writes: a query
+ * creates nothing, and spacing them too would make a render cost four seconds of the installation's
+ * write budget instead of two. Reads keep Probot's retry and rate-limit handling, at most
+ * {@link READS_AT_ONCE} at once per installation (shared by every process when throttling is on Redis).
+ */
+import Bottleneck from "bottleneck";
+import type { Probot } from "probot";
+import type { Octokit } from "./client.js";
+
+/** GraphQL queries of one installation in flight at once. */
+export const READS_AT_ONCE = 4;
+
+type Factory = (options: {
+  octokit: Octokit;
+  octokitOptions: { throttle?: Record<string, unknown> & { enabled?: boolean }; auth?: object } & Record<
+    string,
+    unknown
+  >;
+}) => Octokit;
+
+let readGroups: Bottleneck.Group | undefined;
+
+function readGroup(throttle: Record<string, unknown>): Bottleneck.Group {
+  readGroups ??= new Bottleneck.Group({
+    id: "porchlight-reads",
+    maxConcurrent: READS_AT_ONCE,
+    minTime: 0,
+    ...(throttle.connection ? { connection: throttle.connection as Bottleneck.IORedisConnection } : {}),
+  });
+  return readGroups;
+}
+
+/** Probot's installation client and its reads client (see the module comment). */
+export async function installationClients(
+  app: Probot,
+  installationId: number,
+): Promise<{ octokit: Octokit; reads: Octokit }> {
+  const octokit = (await app.auth(installationId)) as Octokit;
+  const appOctokit = (await app.auth()) as Octokit & { auth(options: object): Promise<unknown> };
+  // What Probot's `getAuthenticatedOctokit` does, with the write limiter of the reads client replaced.
+  const factory: Factory = ({ octokit: base, octokitOptions, ...authOptions }) => {
+    const throttle = octokitOptions.throttle;
+    const Client = base.constructor as new (options: object) => Octokit;
+    return new Client({
+      ...octokitOptions,
+      throttle: throttle?.enabled
+        ? { ...throttle, id: String(installationId), write: readGroup(throttle) }
+        : { enabled: false },
+      auth: { ...octokitOptions.auth, otherOptions: authOptions, installationId },
+    });
+  };
+  const reads = (await appOctokit.auth({ type: "installation", installationId, factory })) as Octokit;
+  return { octokit, reads };
+}
