@@ -110,10 +110,46 @@ export function toAnnotation(pkg: PackageReport, located: LocatedResult): CheckA
   return annotation;
 }
 
-/** All annotations of a render, in step order. */
+/** `<file>: yaml: line N: <reason>` in kpt's render error chain (a resource file that does not parse). */
+const RESOURCE_YAML =
+  /(?:^|[\s:])([^\s:"][^:\n"]*): (?:MalformedYAMLError: )?yaml: (?:line (\d+): )?([^\n]+)/;
+/** `error reading Kptfile at "<dir>": yaml: line N: <reason>` (a Kptfile that does not parse). */
+const KPTFILE_YAML = /error reading Kptfile at "([^"]*)": yaml: (?:line (\d+): )?([^\n]+)/;
+
+/**
+ * The annotation of a package that failed because a file is not valid YAML, at that file and line
+ * (kpt's messages name them: `<file>: yaml: line 5: did not find expected key`, `error reading Kptfile at
+ * "<dir>": yaml: line 3: ...`). `undefined` when the render did not fail that way.
+ */
+export function yamlErrorAnnotation(pkg: PackageReport): CheckAnnotation | undefined {
+  const error = pkg.result.ok ? undefined : pkg.result.error;
+  if (!error) return undefined;
+  const kptfile = KPTFILE_YAML.exec(error);
+  const resource = kptfile ? undefined : RESOURCE_YAML.exec(error);
+  const match = kptfile ?? resource;
+  if (!match) return undefined;
+  const [, where = "", lineText, reason = ""] = match;
+  const dir = where.replace(/^\.\/?/, "");
+  const rel = kptfile ? path.join(dir, "Kptfile") : path.normalize(where);
+  const line = Math.max(1, Number(lineText ?? 1));
+  return {
+    path: pkg.packagePath ? path.join(pkg.packagePath, rel) : rel,
+    start_line: line,
+    end_line: line,
+    annotation_level: "failure",
+    title: kptfile ? "Invalid Kptfile" : "Invalid YAML",
+    message: `yaml: ${lineText ? `line ${lineText}: ` : ""}${reason}`,
+  };
+}
+
+/** All annotations of a render: files that do not parse first, then function results in step order. */
 export function buildAnnotations(packages: PackageReport[]): CheckAnnotation[] {
   const byPath = new Map(packages.map((p) => [p.packagePath, p]));
   const out: CheckAnnotation[] = [];
+  for (const pkg of packages) {
+    const invalid = yamlErrorAnnotation(pkg);
+    if (invalid) out.push(invalid);
+  }
   for (const located of allResults(packages)) {
     const pkg = byPath.get(located.packagePath);
     const annotation = pkg && toAnnotation(pkg, located);

@@ -136,7 +136,7 @@ describe("renderDraftHead", () => {
     expect(fake.heads.get(BRANCH)).toBe(after);
   });
 
-  it("never commits on the app's own render commit, even when a function is not idempotent (loop guard)", async () => {
+  it("never commits on the app's own render commit, and its runs agree when a function is not idempotent", async () => {
     let n = 0;
     const engine = {
       runtime,
@@ -152,12 +152,19 @@ describe("renderDraftHead", () => {
     await render();
     const committed = fake.heads.get(BRANCH) as string;
     expect(isRenderCommit(fake.commits.get(committed)?.message)).toBe(true);
+    // The render commit is judged on its content rendered again: it is not what rendering produces.
+    expect(fake.latestCheck(committed)?.conclusion).toBe("failure");
+    expect(fake.latestCheck(committed)?.output?.summary).toContain(
+      "content differs from what rendering produces",
+    );
+    // A re-run renders it again, commits nothing (loop guard) and agrees.
     expect(await render(true)).toMatchObject({
       kind: "reported",
       checkSha: committed,
       conclusion: "failure",
     });
     expect(fake.heads.get(BRANCH)).toBe(committed);
+    expect(fake.checksOn(committed).map((c) => c.conclusion)).toEqual(["failure", "failure"]);
     expect(fake.latestCheck(committed)?.output?.summary).toContain("not idempotent");
   });
 });

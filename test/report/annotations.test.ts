@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { batchAnnotations, buildAnnotations, limitAnnotations } from "../../src/report/annotations.js";
+import {
+  batchAnnotations,
+  buildAnnotations,
+  limitAnnotations,
+  type PackageReport,
+  yamlErrorAnnotation,
+} from "../../src/report/annotations.js";
 import { pkgReport, step } from "./fixtures.js";
 
 const deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n";
@@ -125,5 +131,58 @@ describe("limitAnnotations", () => {
     expect(annotations.map((a) => a.message)).toEqual(["0", "1", "2", "3", "4"]);
     expect(omitted).toBe(2);
     expect(limitAnnotations(many).omitted).toBe(0);
+  });
+});
+
+describe("yamlErrorAnnotation", () => {
+  const failed = (packagePath: string, error: string) =>
+    ({
+      packagePath,
+      inputFiles: new Map(),
+      result: { ok: false, error, steps: [] },
+    }) as unknown as PackageReport;
+
+  it("annotates a resource file that is not valid YAML at its file and line", () => {
+    expect(
+      yamlErrorAnnotation(
+        failed("apps/web", "pkg.render: pkg .: sub/bad.yaml: yaml: line 5: did not find expected key"),
+      ),
+    ).toEqual({
+      path: "apps/web/sub/bad.yaml",
+      start_line: 5,
+      end_line: 5,
+      annotation_level: "failure",
+      title: "Invalid YAML",
+      message: "yaml: line 5: did not find expected key",
+    });
+  });
+
+  it("annotates a Kptfile that is not valid YAML, also in a subpackage", () => {
+    expect(
+      yamlErrorAnnotation(
+        failed(
+          "",
+          'error reading Kptfile at ".": yaml: line 3: mapping values are not allowed in this context',
+        ),
+      ),
+    ).toMatchObject({
+      path: "Kptfile",
+      start_line: 3,
+      title: "Invalid Kptfile",
+    });
+    expect(
+      yamlErrorAnnotation(
+        failed("pkg", 'pkg.render: pkg .:\n\terror reading Kptfile at "./db": yaml: line 2: x'),
+      ),
+    ).toMatchObject({
+      path: "pkg/db/Kptfile",
+      start_line: 2,
+    });
+  });
+
+  it("is undefined for a render that did not fail on YAML", () => {
+    expect(
+      yamlErrorAnnotation(failed("p", "pkg.render: pkg .:\n\tpipeline.run: already handled error")),
+    ).toBeUndefined();
   });
 });

@@ -15,7 +15,9 @@
  *    (`commitFiles`): if the branch moved meanwhile — a push, a force-push, a rewind, a deletion — the
  *    result is dropped (`superseded`) and the branch gets a new job for its new head;
  * 5. one check run on the commit that now holds the content (ours `R`, or `H`), its conclusion from the
- *    merge gate exactly as on a pull request, remembered as that sha's verdict (so `R`'s push costs nothing);
+ *    merge gate exactly as on a pull request — `R` judged on its content rendered again in memory, so a
+ *    pipeline that is not idempotent fails there as a re-run of `R` would — remembered as that sha's
+ *    verdict (so `R`'s push costs nothing);
  * 6. the open pull requests GitHub associates with that commit get their follow-ups (../revisions/propose.ts).
  * Writes: the commit and the check run (+1 per further 50 annotations).
  */
@@ -28,7 +30,12 @@ import { contentDrift, type GateVerdict, gateCheckReport } from "../judge/merge-
 import { followUpPullRequests } from "../revisions/propose.js";
 import { normalizePrefix, parseDraftBranch } from "../revisions/revisions.js";
 import { CheckRunTracker } from "./render-check.js";
-import { noChanges, type RenderedPackages, renderPackagesAtSha } from "./render-packages.js";
+import {
+  noChanges,
+  type RenderedPackages,
+  renderOutputAgain,
+  renderPackagesAtSha,
+} from "./render-packages.js";
 
 /** A draft branch and its head, as the job read them when it started. */
 export interface DraftHead {
@@ -174,9 +181,18 @@ export async function renderDraftHead(draft: DraftHead, deps: LifecycleDeps): Pr
       ...(draft.notes ?? []),
       committedSha ? renderNotes.committed(committedSha, head.sha) : (stored as { note: string }).note,
     ];
+    // Our commit is judged as a re-run of it would judge it: its content rendered again (in memory).
+    const judged = committedSha
+      ? await renderOutputAgain({
+          rendered,
+          engine: deps.engine,
+          repo,
+          pushOnFailure: deps.config.pushOnFailure,
+        })
+      : rendered;
     const { report, verdict, annotations } = gateCheckReport({
-      packages: rendered.packages,
-      changes: committedSha ? { additions: [], deletions: [] } : rendered.changes,
+      packages: judged.packages,
+      changes: judged.changes,
       enforceReadinessGates: deps.config.enforceReadinessGates,
       notes,
     });

@@ -188,3 +188,45 @@ export async function renderPackagesAtSha(options: {
   }
   return { tree, packages, changes };
 }
+
+/**
+ * Renders the OUTPUT of `rendered` again, in memory (no request): what judging the commit that stores it
+ * would find. For an idempotent pipeline nothing but the functions' result messages changes; a
+ * pipeline that is not idempotent shows its drift here — so the render commit's one verdict is the one
+ * a re-run of that commit gives.
+ */
+export async function renderOutputAgain(options: {
+  rendered: RenderedPackages;
+  engine: RenderEngine;
+  repo: RepoRef;
+  pushOnFailure?: PushOnFailure;
+}): Promise<{ packages: PackageReport[]; changes: FileChanges }> {
+  const { rendered, engine } = options;
+  const packages: PackageReport[] = [];
+  const changes: FileChanges = { additions: [], deletions: [] };
+  for (const first of rendered.packages) {
+    if (first.result.failedBeforeRender && first.inputFiles.size === 0) {
+      packages.push(first);
+      continue;
+    }
+    const inputFiles = first.result.files ?? first.inputFiles;
+    const result = await engine.renderPackage({
+      files: inputFiles,
+      runtime: engine.runtime,
+      packageName: path.basename(first.packagePath || options.repo.repo),
+      pushOnFailure: options.pushOnFailure ?? "Unrendered",
+      cwd: engine.cwd ?? process.cwd(),
+    });
+    packages.push({ packagePath: first.packagePath, result, inputFiles });
+    const entries = packageEntries(rendered.tree.entries, first.packagePath);
+    const own = packageChanges({
+      packagePath: first.packagePath,
+      input: inputFiles,
+      output: result.files,
+      entries,
+    });
+    changes.additions.push(...own.additions);
+    changes.deletions.push(...own.deletions);
+  }
+  return { packages, changes };
+}

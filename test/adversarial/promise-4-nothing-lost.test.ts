@@ -1,0 +1,73 @@
+/**
+ * Promise 4 — nothing is lost to outages or restarts: the head gets its verdict without anyone
+ * redelivering a webhook (GitHub does not retry a failed delivery by itself).
+ * - GitHub answers 503 to every API request for 25 s after a push: the job is retried with backoff and
+ *   the verdict comes once GitHub is back;
+ * - the app is down when the push is delivered (the delivery fails and is dropped): reconciliation at
+ *   the next start finds the head without a verdict and renders it (README states the bound: the next
+ *   start, or PORCHLIGHT_RECONCILE_INTERVAL_MS).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Any,
+  commit,
+  configMap,
+  fakeGitHubAvailable,
+  type Harness,
+  kptfile,
+  OWNER,
+  startHarness,
+  waitForVerdict,
+} from "./support.js";
+
+const BRANCH = "drafts/web/v1";
+
+describe.skipIf(!fakeGitHubAvailable)("promise 4: nothing is lost to outages or restarts", () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness();
+  }, 180_000);
+  afterAll(async () => harness?.stop());
+
+  it("renders a push made during a 25 s GitHub outage once GitHub is back, without a redelivery", async () => {
+    const { gh } = harness;
+    await gh.createRepo(OWNER, "p4a", { "web/Kptfile": kptfile("web"), "web/cm.yaml": configMap("web", 0) });
+    await gh.idle({ quietMs: 500 });
+    await gh.setFaults([{ path: "^/api/(v3/repos|graphql)", status: 503, forMs: 25_000 }]);
+    const pushed = await gh.pushFiles(OWNER, "p4a", BRANCH, { "web/cm.yaml": configMap("web", 1) }, "edit", {
+      from: "main",
+    });
+    const { sha, runs } = await waitForVerdict(harness, "p4a", BRANCH, 150_000);
+    expect((await gh.faults()).rules[0].hits).toBeGreaterThan(0);
+    expect((await commit(gh, "p4a", sha)).parents.map((p) => p.sha)).toEqual([pushed.after]);
+    expect(runs.map((r: Any) => r.conclusion)).toEqual(["success"]);
+    const deliveries = await gh.deliveries({ event: "push" });
+    expect(deliveries.filter((d: Any) => d.redelivery)).toEqual([]);
+    await gh.clearFaults();
+  }, 200_000);
+
+  it("renders a push whose delivery failed while the app was down, at the next start", async () => {
+    const { gh } = harness;
+    await gh.createRepo(OWNER, "p4b", { "web/Kptfile": kptfile("web"), "web/cm.yaml": configMap("web", 0) });
+    await gh.idle({ quietMs: 500 });
+    await harness.app.stop();
+    const pushed = await gh.pushFiles(OWNER, "p4b", BRANCH, { "web/cm.yaml": configMap("web", 1) }, "edit", {
+      from: "main",
+    });
+    await gh.idle({ quietMs: 500, timeoutMs: 30_000 });
+    // Nothing received the push (with the app down, its webhook went nowhere).
+    const received = (await gh.deliveries({ event: "push", payload: true })).filter(
+      (d: Any) => d.payload?.after === pushed.after && d.ok,
+    );
+    expect(received).toEqual([]);
+    await harness.startApp();
+    const { sha, runs } = await waitForVerdict(harness, "p4b", BRANCH, 90_000);
+    expect((await commit(gh, "p4b", sha)).parents.map((p) => p.sha)).toEqual([pushed.after]);
+    expect(runs.map((r: Any) => r.conclusion)).toEqual(["success"]);
+    expect(
+      (await gh.deliveries({ event: "push", payload: true })).filter(
+        (d: Any) => d.payload?.after === pushed.after && d.ok,
+      ),
+    ).toEqual([]);
+  }, 200_000);
+});
