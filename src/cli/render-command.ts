@@ -172,6 +172,7 @@ export async function runRender(argv: string[]): Promise<number> {
     writeStatus: args.output === undefined,
     attribution: !process.env.KRM_DISABLE_ATTRIBUTION,
     imagePrefix: args.imagePrefix,
+    withResources: args.output === "stdout" || args.output === "unwrap",
   });
   if (result.ok) printer.finish();
   if (result.ok && args.output !== undefined) await writeOutput(args, result, outDir);

@@ -5,6 +5,7 @@
  * Failures are thrown as kpt error chains (`KptError`); the working set keeps the partial state.
  */
 import { Document } from "yaml";
+import { forgetPositions } from "../krm/clone.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import type { FunctionResult } from "../krm/resource-list.js";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
@@ -123,6 +124,7 @@ export class Hydration {
           cause: `${file}: ${err.detail}`,
         });
       }
+      for (const doc of parsed.docs) forgetPositions(doc.doc);
       this.parsed.set(file, parsed);
       if (parsed.docs.length > 0) this.inputFiles.add(file);
       const rel = node.path === "" ? file : file.slice(node.path.length + 1);

@@ -16,6 +16,7 @@ import {
   setAnnotations,
   stripPipelineAnnotations,
 } from "../krm/annotations.js";
+import { cloneDocument } from "../krm/clone.js";
 import { joinPath } from "../krm/package-tree.js";
 import { type DocumentToWrite, type ParsedFile, renderFileText } from "../krm/yaml-io.js";
 import type { Entry } from "./entries.js";
@@ -110,7 +111,7 @@ export function composeFiles(options: {
  */
 export function outputResources(entries: readonly Entry[]): Document[] {
   return placeEntries(entries).map((p) => {
-    const doc = p.entry.doc.clone();
+    const doc = cloneDocument(p.entry.doc);
     const index = String(p.index === Number.MAX_SAFE_INTEGER ? 0 : p.index);
     if (!annotationsOf(doc)) setAnnotations(doc, []);
     setAnnotations(doc, [

@@ -151,7 +151,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     if (writeStatus) keepUnchangedRootKptfile(options.files, files);
     return { ...base, files };
   }
-  const resources = outputResources(hydration.working);
+  const resources = options.withResources ? outputResources(hydration.working) : undefined;
   const { files, resourcePaths } = store(
     hydration,
     options.files,

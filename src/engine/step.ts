@@ -6,6 +6,7 @@
  */
 import { type Document, isDocument } from "yaml";
 import { annotationsOf, getAnnotation, RESOURCE_ID, setAnnotations } from "../krm/annotations.js";
+import { cloneDocument } from "../krm/clone.js";
 import { copyComments } from "../krm/comments.js";
 import { syncFieldOrder } from "../krm/field-order.js";
 import type { FunctionResult } from "../krm/resource-list.js";
@@ -71,7 +72,11 @@ async function invoke(options: RunStepOptions, clones: Document[]): Promise<Func
         fn: step.fn.image
           ? { image: step.fn.image, ...(step.fn.tag ? { tag: step.fn.tag } : {}) }
           : { exec: step.fn.exec },
-        input: { items: clones, functionConfig: options.functionConfig?.clone(), results: [] },
+        input: {
+          items: clones,
+          functionConfig: options.functionConfig && cloneDocument(options.functionConfig),
+          results: [],
+        },
         cwd: options.cwd,
       })) ?? noRuntime(step);
   } catch (err) {
@@ -113,7 +118,7 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
     };
   }
   const clones = selected.map((entry, i) => {
-    const clone = entry.doc.clone();
+    const clone = cloneDocument(entry.doc);
     setAnnotations(clone, [[RESOURCE_ID, String(i)]]);
     return clone;
   });

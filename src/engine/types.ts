@@ -121,6 +121,11 @@ export interface RenderOptions {
    * `ghcr.io/kptdev/krm-functions-catalog`; `""` leaves short names as written.
    */
   imagePrefix?: string;
+  /**
+   * Also return the rendered resources as documents (`RenderResult.resources`, kpt's `-o stdout` /
+   * `-o unwrap`); default false (they are copies of every resource).
+   */
+  withResources?: boolean;
 }
 
 /**
@@ -141,7 +146,7 @@ export interface RenderResult {
   cliError?: string;
   /** Files holding resources after render (relative paths): what `-o <dir>` writes. */
   resourcePaths?: string[];
-  /** The rendered resources with root-relative path annotations (kpt's `-o stdout`), on success. */
+  /** The rendered resources with root-relative path annotations (kpt's `-o stdout`), on success with `withResources`. */
   resources?: KrmResource[];
   /** Functions executed successfully and packages hydrated (kpt's summary line). */
   executedCount?: number;

@@ -19,9 +19,11 @@ import {
   Scalar,
   type ScalarTag,
   type Schema,
+  type ToStringOptions,
   visit,
 } from "yaml";
 import { goStringStyle } from "./go-yaml-style.js";
+import { compareWithFingerprint, type Fingerprint, fingerprint } from "./same-document.js";
 import { toYamlSyntaxError } from "./yaml-errors.js";
 
 /** kyaml's sequence indentation styles. */
@@ -32,8 +34,8 @@ export interface ParsedDocument {
   doc: Document;
   /** The document's original text (separator line excluded), or undefined when it could not be located. */
   source: string | undefined;
-  /** The document serialized at read time; a different serialization at write time means "changed". */
-  baseline: string;
+  /** What the document serialized from when read, to tell whether a function changed it. */
+  fingerprint: Fingerprint;
   /** Position among the file's non-empty documents (kpt's `config.kubernetes.io/index`). */
   index: number;
   /** The document's own sequence indentation (kyaml derives it per document). */
@@ -129,7 +131,7 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
   const docs: ParsedDocument[] = contentDocs.map((doc, index) => {
     const source = sourceOk ? contentChunks[index] : undefined;
     const seqIndent = deriveSeqIndentStyle(source ?? docText(doc, text));
-    return { doc, source, baseline: doc.toString(stringifyOptions(seqIndent)), index, seqIndent };
+    return { doc, source, fingerprint: fingerprint(doc), index, seqIndent };
   });
   return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndentStyle(text), docs };
 }
@@ -168,9 +170,40 @@ function isBlankChunk(chunk: string): boolean {
   return chunk.split("\n").every((l) => l.trim() === "" || l.trimStart().startsWith("#"));
 }
 
-/** Whether a document still serializes as it did when read. */
-function isUnchanged(doc: Document, parsed: ParsedDocument, seqIndent: SeqIndent): boolean {
-  return doc.toString(stringifyOptions(seqIndent)) === parsed.baseline;
+/** Files parsed again to serialize a document as read (see `isUnchanged`). */
+const parsedAgain = new WeakMap<ParsedFile, ParsedFile>();
+
+/**
+ * Whether a document still serializes as it did when read: compared with its fingerprint; when that
+ * cannot tell, the document as read (parsed again from the file's text) and as it is now are both
+ * serialized.
+ */
+function isUnchanged(doc: Document, parsed: ParsedDocument, file: ParsedFile): boolean {
+  const sameness = compareWithFingerprint(doc, parsed.fingerprint);
+  if (sameness !== "unknown") return sameness === "same";
+  let again = parsedAgain.get(file);
+  if (!again) {
+    again = parseYamlFile(file.path, file.text);
+    parsedAgain.set(file, again);
+  }
+  const asRead = again.docs[parsed.index]?.doc;
+  return (
+    asRead !== undefined && documentText(doc, parsed.seqIndent) === documentText(asRead, parsed.seqIndent)
+  );
+}
+
+/**
+ * `doc.toString` with kyaml's options. Directives are skipped when they would print nothing (the
+ * `yaml` package otherwise walks the whole document looking for tags to declare).
+ */
+export function documentText(doc: Document, seqIndent: SeqIndent, extra: ToStringOptions = {}): string {
+  const d = doc.directives;
+  const silent =
+    !d ||
+    (!d.docStart &&
+      !d.yaml.explicit &&
+      Object.entries(d.tags).every(([handle, prefix]) => handle === "!!" && prefix === "tag:yaml.org,2002:"));
+  return doc.toString({ ...stringifyOptions(seqIndent), ...(silent ? { directives: false } : {}), ...extra });
 }
 
 /**
@@ -182,7 +215,7 @@ export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
   // yaml.v3 writes a document's trailing comment right after the content (no blank line).
   const foot = doc.comment;
   doc.comment = null;
-  const text = doc.toString(goStringifyOptions(seqIndent));
+  const text = documentText(doc, seqIndent, goStringifyOptions(seqIndent));
   doc.comment = foot;
   if (!foot) return text;
   return `${text}${foot
@@ -316,7 +349,7 @@ export function renderFileText(options: {
       d.origin !== undefined &&
       d.originFile !== undefined &&
       styleOf(d) === d.origin.seqIndent &&
-      isUnchanged(d.doc, d.origin, d.origin.seqIndent),
+      isUnchanged(d.doc, d.origin, d.originFile),
   );
   if (
     original &&
