@@ -6,55 +6,46 @@
  */
 import type { FunctionResult, ResourceList } from "../../krm/resource-list.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
-import { applyReplacements } from "./apply-replacements.js";
-import { applySetters } from "./apply-setters.js";
 import type { BuiltinFunction } from "./builtin-function.js";
-import { createSetters } from "./create-setters.js";
-import { dropComments } from "./drop-comments.js";
-import { enableGcpServices } from "./enable-gcp-services.js";
-import { ensureNameSubstring } from "./ensure-name-substring.js";
-import { fix } from "./fix.js";
-import { generateFolders } from "./generate-folders.js";
-import { listSetters } from "./list-setters.js";
-import { noOp } from "./no-op.js";
-import { removeLocalConfigResources } from "./remove-local-config-resources.js";
-import { kubeconform, kubeval } from "./schema-validators.js";
-import { searchReplace } from "./search-replace.js";
-import { setAnnotations } from "./set-annotations.js";
-import { setEnforcementAction } from "./set-enforcement-action.js";
-import { setImage } from "./set-image.js";
-import { setLabels } from "./set-labels.js";
-import { setNamespace } from "./set-namespace.js";
-import { setProjectId } from "./set-project-id.js";
-import { upsertResource } from "./upsert-resource.js";
 
 /** What the Go SDK's `fn.AsMain` prints to stderr when a function reports failure. */
 export const SDK_FAILURE_STDERR = "failed to evaluate function: error: function failure";
 
-/** Every builtin function, in catalog-name order. */
-export const BUILTIN_FUNCTIONS: readonly BuiltinFunction[] = [
-  applyReplacements,
-  applySetters,
-  createSetters,
-  dropComments,
-  enableGcpServices,
-  ensureNameSubstring,
-  fix,
-  generateFolders,
-  kubeconform,
-  kubeval,
-  listSetters,
-  noOp,
-  removeLocalConfigResources,
-  searchReplace,
-  setAnnotations,
-  setEnforcementAction,
-  setImage,
-  setLabels,
-  setNamespace,
-  setProjectId,
-  upsertResource,
-];
+/**
+ * Every builtin, in catalog-name order: one line per builtin, its module loaded only when a step uses
+ * it (the CLI's start-up pays for no builtin it does not run). Never import a builtin module
+ * statically here.
+ */
+export const BUILTIN_LOADERS: Readonly<Record<string, () => Promise<BuiltinFunction>>> = {
+  "apply-replacements": async () => (await import("./apply-replacements.js")).applyReplacements,
+  "apply-setters": async () => (await import("./apply-setters.js")).applySetters,
+  "create-setters": async () => (await import("./create-setters.js")).createSetters,
+  "drop-comments": async () => (await import("./drop-comments.js")).dropComments,
+  "enable-gcp-services": async () => (await import("./enable-gcp-services.js")).enableGcpServices,
+  "ensure-name-substring": async () => (await import("./ensure-name-substring.js")).ensureNameSubstring,
+  fix: async () => (await import("./fix.js")).fix,
+  "generate-folders": async () => (await import("./generate-folders.js")).generateFolders,
+  kubeconform: async () => (await import("./schema-validators.js")).kubeconform,
+  kubeval: async () => (await import("./schema-validators.js")).kubeval,
+  "list-setters": async () => (await import("./list-setters.js")).listSetters,
+  "no-op": async () => (await import("./no-op.js")).noOp,
+  "remove-local-config-resources": async () =>
+    (await import("./remove-local-config-resources.js")).removeLocalConfigResources,
+  "search-replace": async () => (await import("./search-replace.js")).searchReplace,
+  "set-annotations": async () => (await import("./set-annotations.js")).setAnnotations,
+  "set-enforcement-action": async () => (await import("./set-enforcement-action.js")).setEnforcementAction,
+  "set-image": async () => (await import("./set-image.js")).setImage,
+  "set-labels": async () => (await import("./set-labels.js")).setLabels,
+  "set-namespace": async () => (await import("./set-namespace.js")).setNamespace,
+  "set-project-id": async () => (await import("./set-project-id.js")).setProjectId,
+  "upsert-resource": async () => (await import("./upsert-resource.js")).upsertResource,
+};
+
+/** A builtin known by name whose module is loaded on first use. */
+export interface LazyBuiltin {
+  readonly name: string;
+  load(): Promise<BuiltinFunction>;
+}
 
 /**
  * The catalog name of an image reference: the last path segment without tag or digest.
@@ -86,16 +77,26 @@ export function notBuiltinReason(image: string): string | undefined {
   return NOT_BUILTIN[functionNameOf(image)];
 }
 
-/** A lookup of builtins by catalog name. */
+/**
+ * A lookup of builtins by catalog name: the lazily loaded {@link BUILTIN_LOADERS} by default, or the
+ * given functions (tests, embedders).
+ */
 export class BuiltinRegistry {
-  private readonly byName = new Map<string, BuiltinFunction>();
+  private readonly byName = new Map<string, LazyBuiltin>();
 
-  constructor(functions: readonly BuiltinFunction[] = BUILTIN_FUNCTIONS) {
-    for (const fn of functions) this.byName.set(fn.name, fn);
+  constructor(functions?: readonly BuiltinFunction[]) {
+    if (functions) {
+      for (const fn of functions) this.byName.set(fn.name, { name: fn.name, load: async () => fn });
+      return;
+    }
+    for (const [name, loader] of Object.entries(BUILTIN_LOADERS)) {
+      let loaded: Promise<BuiltinFunction> | undefined;
+      this.byName.set(name, { name, load: () => (loaded ??= loader()) });
+    }
   }
 
-  /** The builtin for an image reference, or undefined. */
-  resolve(image: string): BuiltinFunction | undefined {
+  /** The builtin for an image reference (its module not loaded yet), or undefined. */
+  resolve(image: string): LazyBuiltin | undefined {
     return this.byName.get(functionNameOf(image));
   }
 
@@ -124,8 +125,9 @@ export function createBuiltinRuntime(
     async run(request): Promise<FunctionRunOutcome | undefined> {
       const image = request.fn.image;
       if (!image || request.fn.exec) return undefined;
-      const fn = registry.resolve(image);
-      if (!fn) return undefined;
+      const lazy = registry.resolve(image);
+      if (!lazy) return undefined;
+      const fn = await lazy.load();
       // The list belongs to this run (the engine passes clones): builtins edit it in place, no second copy.
       const list: ResourceList = { ...request.input, results: [...request.input.results] };
       try {

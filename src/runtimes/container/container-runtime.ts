@@ -2,7 +2,6 @@
  * The container runtime: runs an `image:` function with docker or podman (kpt's default runtime), only
  * when one of them is installed and its daemon answers; otherwise every function is "not mine".
  */
-import { execa } from "execa";
 import { classifyTag, statusImage } from "../../engine/image.js";
 import { parseResourceList, restoreInputFormatting, serializeResourceList } from "../exec/wire.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
@@ -41,6 +40,7 @@ function runnableImage(image: string, tag: string | undefined): string {
 
 async function probe(engines: string[]): Promise<string | undefined> {
   for (const engine of engines) {
+    const { execa } = await import("execa"); // loaded only when an image needs a container
     const result = await execa(engine, ["version", "--format", "{{.Server.Version}}"], {
       reject: false,
       timeout: 5_000,
@@ -68,6 +68,7 @@ export function createContainerRuntime(options: ContainerRuntimeOptions = {}): F
       } catch (err) {
         return { exitCode: 1, stderr: "", executionError: (err as Error).message };
       }
+      const { execa } = await import("execa");
       const result = await execa(
         bin,
         ["run", "--rm", "-i", "--network", "none", "--security-opt=no-new-privileges", image],

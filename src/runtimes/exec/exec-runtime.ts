@@ -2,7 +2,6 @@
  * The `exec` runtime: runs a Kptfile `exec:` function as a local process (kpt's exec runtime, which
  * needs `--allow-exec`). The ResourceList goes to stdin as YAML; the ResourceList on stdout comes back.
  */
-import { execa } from "execa";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 import { splitCommand } from "./split-command.js";
 import { parseResourceList, restoreInputFormatting, serializeResourceList } from "./wire.js";
@@ -49,6 +48,7 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       }
       if (argv.length === 0) return { exitCode: 1, stderr: "", executionError: "exec command is empty" };
       const [file, ...args] = argv;
+      const { execa } = await import("execa"); // loaded only when a function runs as a process
       const result = await execa(file, args, {
         cwd: request.cwd,
         input: serializeResourceList(request.input),
