@@ -3,6 +3,7 @@
 // git over HTTP). A scenario creates a repository, pushes a draft that changes one file of one package,
 // waits until the app is idle, and counts the app's requests from the push on (the installation token
 // aside), including those caused by the app's own render commit coming back as a push.
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -50,6 +51,15 @@ function requestLog(dataDir) {
     .map((line) => JSON.parse(line));
 }
 
+/** The commit a branch points at, read from the bare repository with git. */
+function headOf(gitDir, ref) {
+  return new Promise((resolve) => {
+    execFile("git", ["--git-dir", gitDir, "rev-parse", "--verify", "--quiet", ref], (err, stdout) =>
+      resolve(err ? undefined : stdout.trim()),
+    );
+  });
+}
+
 function isAppRequest(entry) {
   return !entry.path.startsWith("/_control/") && !/\/app\/installations\/\d+\/access_tokens/.test(entry.path);
 }
@@ -81,7 +91,7 @@ export async function measureApiCalls({ sharedDir, repoRoot, scenarios, rounds }
         "./dist/src/index.js",
       ],
       cwd: repoRoot,
-      env: { LOG_LEVEL: "warn" },
+      env: { LOG_LEVEL: process.env.BENCH_APP_LOG_LEVEL ?? "warn" },
       readyTimeoutMs: 60_000,
     });
     const samples = scenarios.map(() => ({ calls: [], ms: [], kinds: {} }));
@@ -94,7 +104,7 @@ export async function measureApiCalls({ sharedDir, repoRoot, scenarios, rounds }
         await gh.createRepo("acme", repo, files);
         await gh.idle({ quietMs: 300 });
         const target = packageDir(0);
-        const { payload } = await gh.pushFiles(
+        const { payload, after } = await gh.pushFiles(
           "acme",
           repo,
           `drafts/${target}/v1`,
@@ -105,7 +115,14 @@ export async function measureApiCalls({ sharedDir, repoRoot, scenarios, rounds }
         const before = requestLog(dataDir).length;
         const start = Date.now();
         await gh.control("POST", "deliver", { event: "push", payload });
-        await gh.idle({ quietMs: 1000, timeoutMs: 300_000 });
+        // Wait for the render commit (read with git, not over HTTP, so it is not counted), then for quiet.
+        const branch = `refs/heads/drafts/${target}/v1`;
+        await scenarioLib.waitFor(async () => (await headOf(gh.repoDir("acme", repo), branch)) !== after, {
+          timeoutMs: 300_000,
+          intervalMs: 200,
+          message: `the render commit on ${branch}`,
+        });
+        await gh.idle({ quietMs: 1500, timeoutMs: 300_000 });
         const entries = requestLog(dataDir).slice(before).filter(isAppRequest);
         const last = entries.reduce((m, e) => Math.max(m, Date.parse(e.time)), start);
         samples[i].calls.push(entries.length);
