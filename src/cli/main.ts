@@ -22,10 +22,18 @@ interface SubcommandModule {
   run(argv: string[]): Promise<number>;
 }
 
-async function runModule(specifier: string, command: string, argv: string[]): Promise<number> {
+/**
+ * Runs a subcommand whose module is loaded on demand. `load` is a literal `() => import("./x.js")`
+ * (the CLI bundle keeps each such module in its own chunk; a computed specifier would not be bundled).
+ */
+async function runModule(
+  load: () => Promise<SubcommandModule>,
+  command: string,
+  argv: string[],
+): Promise<number> {
   let mod: SubcommandModule;
   try {
-    mod = (await import(specifier)) as SubcommandModule;
+    mod = await load();
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === "ERR_MODULE_NOT_FOUND") {
@@ -45,13 +53,13 @@ export async function main(argv: string[]): Promise<number> {
       case "render":
         return await runRender(rest);
       case "rpkg":
-        return await runModule("./rpkg-get.js", "rpkg", rest);
+        return await runModule(() => import("./rpkg-get.js"), "rpkg", rest);
       case "pkg":
-        return await runModule("./pkg.js", "pkg", rest);
+        return await runModule(() => import("./pkg.js"), "pkg", rest);
       case "protect":
-        return await runModule("./protect.js", "protect", rest);
+        return await runModule(() => import("./protect.js"), "protect", rest);
       case "starlark":
-        return await runModule("./starlark.js", "starlark", rest);
+        return await runModule(() => import("./starlark.js"), "starlark", rest);
       case undefined:
         // Inside a package, a bare `porchlight` renders it (so `porchlight` can stand in for `kpt fn render`).
         if (existsSync("Kptfile")) return await runRender([]);
@@ -59,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
         return 1;
       case "--version":
       case "version":
-        return await runModule("./version.js", "version", rest);
+        return await runModule(() => import("./version.js"), "version", rest);
       case "-h":
       case "--help":
       case "help":
