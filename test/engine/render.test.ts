@@ -34,7 +34,12 @@ describe("renderPackage", () => {
       "Kptfile",
       "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n",
     );
-    const dfs = await renderPackage({ files: noPipeline, runtime: testRuntime(), packageName: "app" });
+    const dfs = await renderPackage({
+      files: noPipeline,
+      runtime: testRuntime(),
+      packageName: "app",
+      withResources: true,
+    });
     const paths = (r: typeof dfs) =>
       (r.resources ?? []).map((d) =>
         d.getIn(["metadata", "annotations", "internal.config.kubernetes.io/path"]),
@@ -55,6 +60,7 @@ describe("renderPackage", () => {
       files: withFile(base, "Kptfile", bfsKptfile),
       runtime,
       packageName: "app",
+      withResources: true,
     });
     expect(bfs.ok, bfs.error).toBe(true);
     expect(runtime.calls[0].input.items.map((d) => d.get("kind"))).toEqual([
