@@ -10,7 +10,6 @@ import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.
 import type { FunctionResult } from "../krm/resource-list.js";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
 import { type ParsedFile, parseYamlFile } from "../krm/yaml-io.js";
-import type { FunctionRuntime } from "../runtimes/runtime.js";
 import { annotateRead, type Entry, inSubtree, nonKrmProblem, pathOf } from "./entries.js";
 import { KptError, kptfileFieldError } from "./errors.js";
 import {
@@ -21,6 +20,7 @@ import {
   stepField,
   validatePipeline,
 } from "./function-config.js";
+import type { FunctionRuntime } from "./function-runtime.js";
 import { statusImage } from "./image.js";
 import { KptfileError, readKptfile } from "./kptfile/read.js";
 import type { Kptfile } from "./kptfile/schema.js";
@@ -34,7 +34,8 @@ import { skippedStepStatus, whenConditionMet } from "./when-step.js";
 export interface HydrationOptions {
   text: (path: string) => string | undefined;
   runtime: FunctionRuntime;
-  cwd: string;
+  /** Passed to the runtime as is (a runtime bound to a directory needs none). */
+  cwd?: string;
   rootName: string;
   displayDir: string;
   onEvent: ((event: RenderEvent) => void) | undefined;

@@ -96,7 +96,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
   const hydration = new Hydration({
     text,
     runtime: options.runtime,
-    cwd: options.cwd ?? process.cwd(),
+    cwd: options.cwd,
     rootName: options.packageName,
     displayDir,
     onEvent: options.onEvent,

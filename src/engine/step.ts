@@ -10,10 +10,10 @@ import { cloneDocument } from "../krm/clone.js";
 import { copyComments } from "../krm/comments.js";
 import { syncFieldOrder } from "../krm/field-order.js";
 import type { FunctionResult } from "../krm/resource-list.js";
-import type { FunctionRunOutcome, FunctionRuntime } from "../runtimes/runtime.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
 import type { PipelineStep } from "./function-config.js";
+import type { FunctionRunOutcome, FunctionRuntime } from "./function-runtime.js";
 import { normalizeImage } from "./image.js";
 import { isSelected } from "./selectors.js";
 import type { StepStatus } from "./types.js";
@@ -38,7 +38,7 @@ export interface RunStepOptions {
   entries: Entry[];
   functionConfig: Document | undefined;
   runtime: FunctionRuntime;
-  cwd: string;
+  cwd?: string;
 }
 
 function baseStatus(step: PipelineStep): StepStatus {

@@ -3,7 +3,7 @@
  * GitHub, no network; the function runtime is a parameter.
  */
 import type { FunctionResult, KrmResource } from "../krm/resource-list.js";
-import type { FunctionRuntime } from "../runtimes/runtime.js";
+import type { FunctionRuntime } from "./function-runtime.js";
 
 /**
  * A package tree: relative POSIX paths (no leading `./`, e.g. `Kptfile`, `db/deploy.yaml`) to raw
@@ -96,7 +96,10 @@ export interface RenderOptions {
   packageName: string;
   /** Policy on failure; default `Unrendered`. The Kptfile annotation `kpt.dev/save-on-render-failure` wins. */
   pushOnFailure?: PushOnFailure;
-  /** Working directory for `exec:` functions (default `process.cwd()`). */
+  /**
+   * Working directory for `exec:` functions, passed to the runtime as is; without it the runtime
+   * uses its own (the engine never reads the process's directory).
+   */
   cwd?: string;
   onEvent?: (event: RenderEvent) => void;
   /**

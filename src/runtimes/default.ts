@@ -14,6 +14,8 @@ export interface DefaultRuntimeOptions {
   allowExec: boolean;
   /** Timeout per exec function run, in milliseconds (default 60 000). */
   execTimeoutMs?: number;
+  /** Working directory of `exec:` functions when a render gives none (default: the process's). */
+  cwd?: string;
   /** Whether to try docker/podman for images without a builtin (default true). */
   useContainers?: boolean;
 }
@@ -26,7 +28,7 @@ export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRu
   const builtin = createBuiltinRuntime();
   const runtimes: FunctionRuntime[] = [
     builtin,
-    createExecRuntime({ allow: options.allowExec, timeoutMs: options.execTimeoutMs }),
+    createExecRuntime({ allow: options.allowExec, timeoutMs: options.execTimeoutMs, cwd: options.cwd }),
   ];
   if (options.useContainers !== false) runtimes.push(createContainerRuntime());
   return chainRuntimes(runtimes, {

@@ -13,6 +13,8 @@ export const EXEC_NOT_ALLOWED = "must run with `--allow-exec` option to allow ru
 export interface ExecRuntimeOptions {
   /** Whether `exec:` functions may run at all (kpt's `--allow-exec`). */
   allow: boolean;
+  /** Working directory for requests that give none (default: the process's current directory). */
+  cwd?: string;
   /** Wall-clock limit per run in milliseconds (default 60 000); the process is killed past it. */
   timeoutMs?: number;
   /** Cap on stdout and on stderr, each in bytes (default 64 MiB); past it the process is killed. */
@@ -50,7 +52,7 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       const [file, ...args] = argv;
       const { execa } = await import("execa"); // loaded only when a function runs as a process
       const result = await execa(file, args, {
-        cwd: request.cwd,
+        cwd: request.cwd ?? options.cwd ?? process.cwd(),
         input: serializeResourceList(request.input),
         reject: false,
         timeout: timeoutMs,

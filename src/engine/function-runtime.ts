@@ -1,0 +1,55 @@
+/**
+ * The function-runtime interface the render engine declares and runs steps through (kpt's
+ * multi-runtime idea: runtimes form a chain and "not mine" falls through to the next). Runtimes
+ * (builtin, exec, container) implement it; the CLI and the app bind one and hand it to the engine.
+ */
+import type { ResourceList } from "../krm/resource-list.js";
+
+/** A pipeline step's function reference, as written in the Kptfile (`image:` or `exec:`). */
+export interface FunctionRef {
+  /** Container image, e.g. `ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4` or `set-labels:v0.1`. */
+  image?: string;
+  /** Command line of an executable function, split shell-style, e.g. `sed -e 's/foo/bar/'`. */
+  exec?: string;
+  /**
+   * The Kptfile step's `tag` (kpt 1.0): an exact version or tag that replaces the image's, or a
+   * semver constraint a container runtime would resolve against the registry. Builtins ignore it.
+   */
+  tag?: string;
+}
+
+/** Everything a runtime needs to run one function once. */
+export interface FunctionRunRequest {
+  fn: FunctionRef;
+  /**
+   * The ResourceList given to the function. It belongs to this run (the engine passes clones of its
+   * resources), so a runtime may let a function edit it in place.
+   */
+  input: ResourceList;
+  /**
+   * Working directory that relative `exec:` paths resolve against (kpt: the render process's cwd),
+   * when the caller gives one; otherwise the runtime's own (bound when it was created, else the
+   * process's). The engine never decides it.
+   */
+  cwd?: string;
+}
+
+/**
+ * What one function run produced. `exitCode` is 0 on success; kpt treats a non-zero exit code, or a
+ * function that could not be started (`executionError`), as a failed step.
+ */
+export interface FunctionRunOutcome {
+  exitCode: number;
+  /** The ResourceList the function wrote; absent when it wrote none (crash, not runnable). */
+  output?: ResourceList;
+  /** What the function wrote to stderr (possibly truncated by the runtime's cap). */
+  stderr: string;
+  /** Why the function could not run at all, e.g. "must run with `--allow-exec` option to allow running function binaries". */
+  executionError?: string;
+}
+
+/** A way to run functions. `run` resolves `undefined` when the function is not this runtime's ("not mine"). */
+export interface FunctionRuntime {
+  readonly name: string;
+  run(request: FunctionRunRequest): Promise<FunctionRunOutcome | undefined>;
+}
