@@ -94,22 +94,21 @@ export function createApp(
     const appId = settings.appId;
     const role = server?.role ?? "all";
     if (role !== "receiver") {
-      await queue.start(
-        createJobHandler({
-          portFor,
-          engine: { renderPackage: production?.renderPackage ?? renderPackage, runtime },
-          queue,
-          log: app.log,
-          pushOnFailure: settings.pushOnFailure,
-          limits: {
-            maxFileBytes: settings.maxFileBytes ?? DEFAULT_SIZE_LIMITS.maxFileBytes,
-            maxPackageBytes: settings.maxPackageBytes ?? DEFAULT_SIZE_LIMITS.maxPackageBytes,
-          },
-          lease,
-          appId,
-          reconcile: (job) => reconcile(job, { portFor, queue, log: app.log, lease, appId }),
-        }),
-      );
+      const handler = createJobHandler({
+        portFor,
+        engine: { renderPackage: production?.renderPackage ?? renderPackage, runtime },
+        queue,
+        log: production?.log ?? app.log,
+        pushOnFailure: settings.pushOnFailure,
+        limits: {
+          maxFileBytes: settings.maxFileBytes ?? DEFAULT_SIZE_LIMITS.maxFileBytes,
+          maxPackageBytes: settings.maxPackageBytes ?? DEFAULT_SIZE_LIMITS.maxPackageBytes,
+        },
+        lease,
+        appId,
+        reconcile: (job) => reconcile(job, { portFor, queue, log: app.log, lease, appId }),
+      });
+      await queue.start(production ? production.wrapJobHandler(handler) : handler);
     }
     // A worker-only process acknowledges webhooks and ignores them (a receiver enqueues them).
     if (role === "worker") return;

@@ -4,6 +4,15 @@
  * `:\n\t`, a plain cause with `: `. The Kptfile `Rendered` condition message is this text.
  */
 
+/**
+ * A render stopped before it finished for a reason that is not the package's (the server is shutting
+ * down). It is no verdict on the package: whoever runs the work again (another process, the next start)
+ * renders it, so nothing is reported for it.
+ */
+export class RenderInterruptedError extends Error {
+  override readonly name: string = "RenderInterruptedError";
+}
+
 /** kpt's sentinel for a function failure whose output was already printed. */
 export const ALREADY_HANDLED = "already handled error";
 

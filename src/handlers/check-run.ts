@@ -27,7 +27,7 @@ function pulls(list: readonly MinimalPull[] | null | undefined): RerunJob["pullR
 export function createCheckRunHandler(deps: HandlerDeps) {
   return async (context: Context<"check_run">): Promise<void> => {
     const { payload } = context;
-    const from = source(payload);
+    const from = source(payload, context.id);
     if (!from || payload.check_run.name !== RENDER_CHECK_NAME) return;
     if (payload.action === "requested_action") {
       if (payload.requested_action?.identifier !== RERENDER_ACTION.identifier) return;
@@ -46,7 +46,7 @@ export function createCheckRunHandler(deps: HandlerDeps) {
 export function createCheckSuiteHandler(deps: HandlerDeps) {
   return async (context: Context<"check_suite">): Promise<void> => {
     const { payload } = context;
-    const from = source(payload);
+    const from = source(payload, context.id);
     if (!from || payload.action !== "rerequested") return;
     await enqueue(deps, {
       kind: "rerun",

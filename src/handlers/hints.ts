@@ -12,15 +12,25 @@ export interface HandlerDeps {
   queue: WorkQueue;
 }
 
-/** The repository and installation a webhook is about (`undefined` without an installation). */
-export function source(payload: {
-  repository?: { name: string; owner: { login?: string; name?: string | null } | null } | null;
-  installation?: { id: number } | null;
-}): { repo: RepoRef; installationId: number } | undefined {
+/**
+ * The repository and installation a webhook is about (`undefined` without an installation), and its
+ * delivery id (carried into the job for logs).
+ */
+export function source(
+  payload: {
+    repository?: { name: string; owner: { login?: string; name?: string | null } | null } | null;
+    installation?: { id: number } | null;
+  },
+  delivery?: string,
+): { repo: RepoRef; installationId: number; delivery?: string } | undefined {
   const repository = payload.repository;
   const owner = repository?.owner?.login ?? repository?.owner?.name;
   if (!repository || !owner || !payload.installation?.id) return undefined;
-  return { repo: { owner, repo: repository.name }, installationId: payload.installation.id };
+  return {
+    repo: { owner, repo: repository.name },
+    installationId: payload.installation.id,
+    ...(delivery ? { delivery } : {}),
+  };
 }
 
 /** True when `sha` of `repo` already holds a verdict this process (or the shared memo) knows of. */

@@ -6,7 +6,7 @@ import { enqueue, type HandlerDeps, source } from "./hints.js";
 export function createMergeGroupHandler(deps: HandlerDeps) {
   return async (context: Context<"merge_group">): Promise<void> => {
     const { payload } = context;
-    const from = source(payload);
+    const from = source(payload, context.id);
     if (!from || payload.action !== "checks_requested") return;
     await enqueue(deps, {
       kind: "merge-group",

@@ -12,7 +12,7 @@ const ACTIONS = new Set(["opened", "reopened", "synchronize", "ready_for_review"
 export function createPullRequestHandler(deps: HandlerDeps) {
   return async (context: Context<"pull_request">): Promise<void> => {
     const { payload } = context;
-    const from = source(payload);
+    const from = source(payload, context.id);
     if (!from || !ACTIONS.has(payload.action)) return;
     const pr = payload.pull_request;
     const sameRepository = pr.head.repo?.full_name === payload.repository.full_name;

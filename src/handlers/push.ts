@@ -21,7 +21,7 @@ function changedPaths(
 export function createPushHandler(deps: HandlerDeps) {
   return async (context: Context<"push">): Promise<void> => {
     const { payload } = context;
-    const from = source(payload);
+    const from = source(payload, context.id);
     const branch = payload.ref.startsWith("refs/heads/")
       ? payload.ref.slice("refs/heads/".length)
       : undefined;

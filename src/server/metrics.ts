@@ -9,7 +9,8 @@
  *   `memory` = over the operator's budget, `crash` = a porchlight bug).
  * - `porchlight_render_wait_seconds` histogram: time a render waited for a free worker thread.
  * - `porchlight_render_workers{state}` gauge: worker threads `busy` and `started`.
- * - `porchlight_jobs_total{kind,outcome}` counter: jobs `done`, `retried`, `failed` (given up).
+ * - `porchlight_jobs_total{kind,outcome}` counter and `porchlight_job_duration_seconds{kind}` histogram:
+ *   job runs by kind (draft, pull-request, ...) that ended `done` or with an `error` (retried or not).
  * - `porchlight_github_errors_total{status}` counter: GitHub API errors by HTTP status (`0` = no answer).
  * - `porchlight_webhooks_total{event}` counter: webhook deliveries received.
  * - Node's default process metrics (`process_*`, `nodejs_*`: memory, event-loop lag, GC).
@@ -52,8 +53,15 @@ export class Metrics {
   });
   readonly #jobs = new Counter({
     name: "porchlight_jobs_total",
-    help: "Work-queue jobs by kind and outcome (done, retried, failed).",
+    help: "Work-queue job runs by kind and outcome (done, error).",
     labelNames: ["kind", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly #jobDuration = new Histogram({
+    name: "porchlight_job_duration_seconds",
+    help: "Wall time of one job run (GitHub reads and writes included), by kind.",
+    labelNames: ["kind"] as const,
+    buckets: RENDER_BUCKETS,
     registers: [this.registry],
   });
   readonly #githubErrors = new Counter({
@@ -107,9 +115,10 @@ export class Metrics {
     this.#renderWait.observe(event.queuedMs / 1000);
   }
 
-  /** Records the end of one job run. */
-  job(kind: string, outcome: "done" | "retried" | "failed"): void {
+  /** Records the end of one job run (`durationMs` when measured). */
+  job(kind: string, outcome: "done" | "error", durationMs?: number): void {
     this.#jobs.inc({ kind, outcome });
+    if (durationMs !== undefined) this.#jobDuration.observe({ kind }, durationMs / 1000);
   }
 
   /** Records one GitHub API error (`status` 0 when GitHub did not answer). */

@@ -7,13 +7,23 @@
  * 1. start the render pool (renders run off the main event loop, within time and memory budgets;
  *    `PORCHLIGHT_RENDER_WORKERS=0` renders in process instead);
  * 2. create the metrics and add `/healthz` and `/metrics` to Probot's server;
- * 3. count GitHub errors by status on every installation client the app authenticates;
+ * 3. count GitHub errors by status on every installation client the app authenticates, log every
+ *    webhook (delivery, event, repository, branch, sha);
  * 4. install the SIGTERM handler: drain the work queue (once attached), then stop the pool.
+ * Jobs run through `wrapJobHandler` log with their fields (`log`) and are counted and timed.
  */
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import { renderPackage as renderInProcess } from "../engine/render.js";
 import type { RenderOptions, RenderResult } from "../engine/types.js";
 import { operationsHandler } from "./http-endpoints.js";
+import {
+  contextLog,
+  jobFields,
+  type Log,
+  type StructuredLog,
+  webhookFields,
+  withLogFields,
+} from "./job-log.js";
 import { Metrics } from "./metrics.js";
 import { createRenderPool, type RenderPool } from "./render-pool.js";
 import type { ServerSettings } from "./settings.js";
@@ -54,6 +64,12 @@ export interface Production {
   attachQueue(queue: Drainable): void;
   /** Things to close last on shutdown (Redis connections). */
   onClose(close: () => Promise<void>): void;
+  /** Probot's logger, adding the fields of the job it is called in (delivery, repository, branch, ...). */
+  log: Log;
+  /** Runs each job with its log fields, and counts and times it. */
+  wrapJobHandler<J extends { kind: string }, R>(
+    handler: (job: J, run: R & { attempt: number }) => Promise<void>,
+  ): (job: J, run: R & { attempt: number }) => Promise<void>;
 }
 
 interface OctokitHooks {
@@ -108,7 +124,14 @@ export function startProduction(options: ProductionOptions): Production {
   });
   options.addHandler?.(operationsHandler({ metrics, stopping: shutdown.stopping }));
   countGitHubErrors(app, metrics);
-  app.onAny(async (context) => metrics.webhook(context.name));
+  const structured = app.log as unknown as StructuredLog;
+  app.onAny(async (context) => {
+    metrics.webhook(context.name);
+    structured.info(
+      webhookFields(context.id, context.name, context.payload as Record<string, unknown>),
+      "webhook",
+    );
+  });
   return {
     renderPackage: pool
       ? (renderOptions) => (pool as RenderPool).renderPackage(renderOptions)
@@ -120,6 +143,21 @@ export function startProduction(options: ProductionOptions): Production {
     },
     onClose(close) {
       closers.push(close);
+    },
+    log: contextLog(structured),
+    wrapJobHandler(handler) {
+      return (job, run) => {
+        const started = Date.now();
+        return withLogFields(jobFields(job as unknown as Record<string, unknown>, run.attempt), async () => {
+          try {
+            await handler(job, run);
+            metrics.job(job.kind, "done", Date.now() - started);
+          } catch (error) {
+            metrics.job(job.kind, "error", Date.now() - started);
+            throw error;
+          }
+        });
+      };
     },
   };
 }

@@ -8,6 +8,7 @@
  * environment (`function-env.ts`): no secret of the server reaches a function.
  */
 import { Worker } from "node:worker_threads";
+import { RenderInterruptedError } from "../engine/errors.js";
 import type { PushOnFailure, RenderOptions, RenderResult } from "../engine/types.js";
 import { functionEnv } from "./function-env.js";
 import type { RenderBudget } from "./render-budget.js";
@@ -80,8 +81,8 @@ export interface RenderPool {
   close(): Promise<void>;
 }
 
-/** A render asked of a closed pool, or cut short by `close()` (the server is shutting down). */
-export class RenderPoolClosedError extends Error {
+/** A render asked of a closed pool, or cut short by `close()` (the server is shutting down): no verdict. */
+export class RenderPoolClosedError extends RenderInterruptedError {
   override readonly name = "RenderPoolClosedError";
   constructor() {
     super("porchlight: the render was stopped because the server is shutting down");

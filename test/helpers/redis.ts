@@ -38,13 +38,28 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts redis-server on a free loopback port. Throws with its output when it does not come up. */
-export async function startRedis(): Promise<TestRedis> {
+/**
+ * Starts redis-server on a free loopback port (with `password`: `requirepass`, and the URL carries it).
+ * Throws with its output when it does not come up.
+ */
+export async function startRedis(options: { password?: string } = {}): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), "porchlight-redis-"));
   const child: ChildProcess = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+      ...(options.password ? ["--requirepass", options.password] : []),
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -65,7 +80,7 @@ export async function startRedis(): Promise<TestRedis> {
     });
   });
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${options.password ? `:${options.password}@` : ""}127.0.0.1:${port}`,
     port,
     async stop() {
       if (child.exitCode === null) {

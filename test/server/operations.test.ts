@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { functionEnv } from "../../src/server/function-env.js";
 import { operationsHandler } from "../../src/server/http-endpoints.js";
+import { contextLog, jobFields, webhookFields, withLogFields } from "../../src/server/job-log.js";
 import { Metrics } from "../../src/server/metrics.js";
 import { DEFAULT_RENDER_BUDGET, readRenderBudget } from "../../src/server/render-budget.js";
 import { readServerSettings } from "../../src/server/settings.js";
@@ -108,7 +109,7 @@ describe("/healthz and /metrics", () => {
     });
     metrics.render({ outcome: "ok", queuedMs: 5, durationMs: 120 });
     metrics.render({ outcome: "timeout", queuedMs: 0, durationMs: 60_000 });
-    metrics.job("draft", "failed");
+    metrics.job("draft", "error", 1500);
     metrics.githubError(503);
     metrics.githubError(503);
     metrics.webhook("push");
@@ -123,7 +124,8 @@ describe("/healthz and /metrics", () => {
       'porchlight_renders_total{outcome="ok"} 1',
       'porchlight_renders_total{outcome="timeout"} 1',
       'porchlight_render_duration_seconds_count{outcome="ok"} 1',
-      'porchlight_jobs_total{kind="draft",outcome="failed"} 1',
+      'porchlight_jobs_total{kind="draft",outcome="error"} 1',
+      'porchlight_job_duration_seconds_count{kind="draft"} 1',
       'porchlight_github_errors_total{status="503"} 2',
       'porchlight_webhooks_total{event="push"} 1',
     ])
@@ -199,5 +201,66 @@ describe("graceful shutdown", () => {
     });
     await sd.shutdown("SIGTERM");
     expect(exitCode).toBe(1);
+  });
+});
+
+describe("structured logs", () => {
+  it("log webhooks with delivery, repository, branch and sha, and job lines with the job's fields", async () => {
+    expect(
+      webhookFields("d-1", "push", {
+        ref: "refs/heads/drafts/web/v1",
+        after: "abc",
+        repository: { full_name: "acme/pkgs" },
+        installation: { id: 7 },
+      }),
+    ).toEqual({
+      delivery: "d-1",
+      event: "push",
+      repository: "acme/pkgs",
+      branch: "drafts/web/v1",
+      sha: "abc",
+    });
+    expect(
+      webhookFields("d-2", "pull_request", {
+        action: "opened",
+        repository: { full_name: "acme/pkgs" },
+        pull_request: { head: { ref: "drafts/web/v1", sha: "def" } },
+      }),
+    ).toMatchObject({ action: "opened", branch: "drafts/web/v1", sha: "def" });
+
+    const lines: [Record<string, unknown>, string][] = [];
+    const sink = {
+      child: () => sink,
+      info: (fields: Record<string, unknown>, message: string) => void lines.push([fields, message]),
+      warn: (fields: Record<string, unknown>, message: string) => void lines.push([fields, message]),
+      error: (fields: Record<string, unknown>, message: string) => void lines.push([fields, message]),
+    };
+    const log = contextLog(sink);
+    const job = {
+      kind: "draft",
+      installationId: 7,
+      repo: { owner: "acme", repo: "pkgs" },
+      branch: "drafts/web/v1",
+      delivery: "d-1",
+    };
+    await withLogFields(jobFields(job, 2), async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      log.info("rendered");
+    });
+    log.warn("outside");
+    expect(lines).toEqual([
+      [
+        {
+          job: "draft",
+          attempt: 2,
+          repository: "acme/pkgs",
+          delivery: "d-1",
+          installation: 7,
+          branch: "drafts/web/v1",
+        },
+        "rendered",
+      ],
+      [{}, "outside"],
+    ]);
   });
 });

@@ -14,6 +14,8 @@
  * A failure that is not GitHub being unavailable concludes the run with failure; an outage leaves it to
  * the job's retry (which adopts the run).
  */
+
+import { RenderInterruptedError } from "../../engine/errors.js";
 import {
   type CheckAnnotation,
   GitHubError,
@@ -132,7 +134,8 @@ export async function concludeOnFailure(options: {
   deps: Pick<LifecycleDeps, "log">;
 }): Promise<void> {
   const { check, error, deps } = options;
-  if (check.completed || isGitHubOutage(error)) return;
+  // A render interrupted by shutdown is no verdict: the job runs again (another process, or reconciliation).
+  if (check.completed || isGitHubOutage(error) || error instanceof RenderInterruptedError) return;
   const message = describeFailure(error, error instanceof GitHubError ? "rejected" : "crash");
   deps.log.error(`${options.sha}: ${message}`);
   await check.fail({ headSha: options.sha, message }).catch((e: unknown) => {

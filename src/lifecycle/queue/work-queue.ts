@@ -26,6 +26,8 @@ import { GitHubError, isGitHubOutage, type RepoRef } from "../../github/port.js"
 interface JobBase {
   installationId: number;
   repo: RepoRef;
+  /** The webhook delivery (`X-GitHub-Delivery`) that last hinted this job, for logs; absent for reconciliation. */
+  delivery?: string;
 }
 
 /** "This draft branch may need a verdict": render its CURRENT head, commit the output (CAS), check it. */

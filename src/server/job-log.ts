@@ -1,0 +1,90 @@
+/**
+ * Structured logs (Probot's pino logger) that carry where the work comes from: every webhook is logged
+ * with its delivery id, event, repository, branch and sha; every line a job logs carries the job's
+ * delivery, repository, branch (or pull request, sha) and kind. No payload body, token or setting.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** Fields a job's log lines carry. */
+export type LogFields = Record<string, string | number>;
+
+/** What the use-cases log with (Probot's pino logger fits). */
+export interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** A pino-like logger: `child(fields)` and object-first calls. */
+export interface StructuredLog {
+  child(fields: LogFields): StructuredLog;
+  info(fields: LogFields, message: string): void;
+  warn(fields: LogFields, message: string): void;
+  error(fields: LogFields, message: string): void;
+}
+
+const current = new AsyncLocalStorage<LogFields>();
+
+/** Runs `fn` with `fields` on every line {@link contextLog} writes meanwhile (across awaits). */
+export function withLogFields<T>(fields: LogFields, fn: () => Promise<T>): Promise<T> {
+  return current.run({ ...current.getStore(), ...fields }, fn);
+}
+
+/** A {@link Log} that writes through `log`, adding the fields of the job it runs in. */
+export function contextLog(log: StructuredLog): Log {
+  const write = (level: "info" | "warn" | "error", message: string) =>
+    log[level](current.getStore() ?? {}, message);
+  return {
+    info: (message) => write("info", message),
+    warn: (message) => write("warn", message),
+    error: (message) => write("error", message),
+  };
+}
+
+/** The log fields of a job (plain JSON; see src/lifecycle/queue/work-queue.ts): where its work is. */
+export function jobFields(job: Record<string, unknown>, attempt: number): LogFields {
+  const fields: LogFields = { job: String(job.kind), attempt };
+  const repo = job.repo as { owner?: string; repo?: string } | undefined;
+  if (repo?.owner && repo.repo) fields.repository = `${repo.owner}/${repo.repo}`;
+  if (typeof job.delivery === "string") fields.delivery = job.delivery;
+  if (typeof job.installationId === "number") fields.installation = job.installationId;
+  if (typeof job.branch === "string") fields.branch = job.branch;
+  if (typeof job.headBranch === "string") fields.branch = job.headBranch;
+  if (typeof job.number === "number") fields.pullRequest = job.number;
+  const hint = job.hint as { sha?: string } | undefined;
+  const sha = job.sha ?? job.headSha ?? hint?.sha;
+  if (typeof sha === "string") fields.sha = sha;
+  return fields;
+}
+
+/** The log fields of a webhook: delivery, event, repository, branch and sha where the payload has them. */
+export function webhookFields(id: string, name: string, payload: Record<string, unknown>): LogFields {
+  const fields: LogFields = { delivery: id, event: name };
+  const p = payload as {
+    action?: string;
+    repository?: { full_name?: string };
+    ref?: string;
+    after?: string;
+    pull_request?: { head?: { ref?: string; sha?: string } };
+    check_run?: { head_sha?: string; check_suite?: { head_branch?: string | null } };
+    check_suite?: { head_sha?: string; head_branch?: string | null };
+    merge_group?: { head_sha?: string; head_ref?: string };
+  };
+  if (p.action) fields.action = p.action;
+  if (p.repository?.full_name) fields.repository = p.repository.full_name;
+  const branch =
+    (p.ref?.startsWith("refs/heads/") ? p.ref.slice("refs/heads/".length) : undefined) ??
+    p.pull_request?.head?.ref ??
+    p.check_suite?.head_branch ??
+    p.check_run?.check_suite?.head_branch ??
+    p.merge_group?.head_ref;
+  if (branch) fields.branch = branch;
+  const sha =
+    p.after ??
+    p.pull_request?.head?.sha ??
+    p.check_run?.head_sha ??
+    p.check_suite?.head_sha ??
+    p.merge_group?.head_sha;
+  if (sha) fields.sha = sha;
+  return fields;
+}
