@@ -9,6 +9,7 @@ const USAGE = `Usage: porchlight <command> [args]
 
 Commands:
   render [PKG_PATH]   render a package in place, like \`kpt fn render\` (see \`porchlight render --help\`)
+  fn eval|render|list kpt's fn commands: run one function (\`fn eval\`), render, list the builtins
   PKG_PATH [flags]    shorthand for \`render PKG_PATH [flags]\` when PKG_PATH exists; with only
                       render flags, or nothing inside a package directory, renders the current directory
   rpkg ...            package revision commands
@@ -52,6 +53,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case "render":
         return await runRender(rest);
+      case "fn":
+        return await runModule("./fn-command.js", "fn", rest);
       case "rpkg":
         return await runModule(() => import("./rpkg-get.js"), "rpkg", rest);
       case "pkg":

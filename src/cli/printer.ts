@@ -83,8 +83,10 @@ export function createRenderPrinter(options: {
     }
     if (event.type === "step-start") {
       const count = event.step.selected ? ` on ${event.step.resourceCount} resource(s)` : "";
+      // kpt fn eval names no package.
       const pkg = event.step.packageName ?? current;
-      write(`[RUNNING] ${JSON.stringify(stepLabel(event.step))}${count} on package ${JSON.stringify(pkg)}\n`);
+      const where = pkg ? ` on package ${JSON.stringify(pkg)}` : "";
+      write(`[RUNNING] ${JSON.stringify(stepLabel(event.step))}${count}${where}\n`);
       return;
     }
     const { step } = event;

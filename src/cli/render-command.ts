@@ -4,22 +4,19 @@
  * package; render with the default runtime chain; write in place (or to `-o`); write
  * `--results-dir/results.yaml`; print kpt's summary; exit 1 on failure.
  */
-import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Document, isMap, isSeq, type YAMLMap } from "yaml";
 import { imagePrefixProblem } from "../engine/image.js";
 import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
-import { getAnnotation, SEQ_INDENT, stripPipelineAnnotations } from "../krm/annotations.js";
-import type { KrmResource } from "../krm/resource-list.js";
-import {
-  foldDocumentComment,
-  goNormalize,
-  goStringifyOptions,
-  type SeqIndent,
-  serializeChanged,
-} from "../krm/yaml-io.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
+import {
+  ensureResultsDir,
+  resolvePackage,
+  resourceListText,
+  unwrapText,
+  writeResourceFiles,
+} from "./fn-io.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
 import { parseRenderArgs, RENDER_USAGE, type RenderArgs } from "./render-args.js";
@@ -29,44 +26,6 @@ const err = (text: string): void => {
   process.stderr.write(text);
 };
 
-async function resolvePackage(pkgPath: string): Promise<string> {
-  const abs = path.resolve(pkgPath);
-  const info = await lstat(abs).catch(() => undefined);
-  if (!info) throw new Error(`missing package path ${JSON.stringify(pkgPath)}: no such file or directory`);
-  if (!info.isSymbolicLink()) return notAFile(abs, info.isDirectory());
-  const real = await realpath(abs);
-  const shown = path.relative(process.cwd(), real) || ".";
-  err(
-    `[WARN] resolved symlink ${JSON.stringify(pkgPath)} to ${JSON.stringify(shown)}, please note that the symlinks within the package are ignored\n`,
-  );
-  return notAFile(real, (await stat(real)).isDirectory());
-}
-
-/** A package path must be a directory (kpt: the Kptfile below it cannot be read otherwise). */
-function notAFile(dir: string, isDirectory: boolean): string {
-  if (isDirectory) return dir;
-  throw new Error(
-    `Kptfile at ${JSON.stringify(dir)} can't be read.\n\nDetails:\nopen ${path.join(dir, "Kptfile")}: not a directory`,
-  );
-}
-
-/** kpt creates `--results-dir` before rendering; a path that is not a directory fails first. */
-async function ensureResultsDir(dir: string): Promise<string | undefined> {
-  try {
-    await mkdir(path.resolve(dir), { recursive: true });
-    const results = path.join(dir, "results.yaml");
-    const info = await lstat(path.resolve(results)).catch(() => undefined);
-    if (info && !info.isFile())
-      return `cannot write results file ${JSON.stringify(results)}: not a regular file`;
-    return undefined;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === "EEXIST" || code === "ENOTDIR" ? `mkdir ${dir}: not a directory` : (e as Error).message;
-    return `cannot read or create results dir ${JSON.stringify(dir)}: ${why}`;
-  }
-}
-
 /** kpt's summary line after an in-place render that failed. */
 function failureSummary(result: RenderResult): string {
   const packages = result.packageCount ?? 0;
@@ -74,35 +33,6 @@ function failureSummary(result: RenderResult): string {
   return executed === 0
     ? `Failed to execute any functions in ${packages} package(s).\n`
     : `Partially executed ${executed} function(s) in ${packages} package(s).\n`;
-}
-
-/**
- * kpt's `-o stdout`: the resources in a `ResourceList`, written as kyaml's ByteWriter writes it
- * (compact sequences throughout, Go's yaml.v3 formatting: no blank lines, unpadded flow maps).
- */
-function resourceListText(resources: KrmResource[]): string {
-  const list = new Document({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items: [] });
-  const items: unknown = (list.contents as YAMLMap).get("items", true);
-  if (!isSeq(items)) return list.toString();
-  for (const doc of resources) {
-    const node = doc.contents;
-    if (isMap(node) && doc.commentBefore) node.commentBefore = doc.commentBefore;
-    items.items.push(node);
-  }
-  goNormalize(list);
-  return list.toString(goStringifyOptions("compact"));
-}
-
-/** kpt's `-o unwrap`: the resources as YAML documents, reader annotations removed, each with its own sequence indentation. */
-function unwrapText(resources: KrmResource[]): string {
-  return resources
-    .map((doc) => {
-      const seq = (getAnnotation(doc, SEQ_INDENT) ?? "compact") as SeqIndent;
-      stripPipelineAnnotations(doc, true);
-      foldDocumentComment(doc);
-      return serializeChanged(doc, seq);
-    })
-    .join("---\n");
 }
 
 async function writeOutput(
@@ -115,13 +45,7 @@ async function writeOutput(
   } else if (args.output === "unwrap") {
     process.stdout.write(unwrapText(result.resources ?? []));
   } else if (outDir && result.files) {
-    for (const rel of result.resourcePaths ?? []) {
-      const bytes = result.files.get(rel);
-      if (!bytes) continue;
-      const target = path.join(outDir, rel);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, bytes);
-    }
+    await writeResourceFiles(outDir, result.files, result.resourcePaths ?? []);
   }
 }
 

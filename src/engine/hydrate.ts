@@ -100,8 +100,12 @@ export class Hydration {
     }
   }
 
-  /** Loads a package's own resources into the working set (once). */
-  loadLocal(node: PackageNode): void {
+  /**
+   * Loads a package's own resources into the working set (once). With `asRoot` (kpt fn eval, which
+   * reads a package and its subpackages as one), they belong to the root and their path annotations
+   * are relative to it.
+   */
+  loadLocal(node: PackageNode, asRoot = false): void {
     if (this.loaded.has(node.path)) return;
     this.loaded.add(node.path);
     for (const file of node.resourceFiles) {
@@ -128,7 +132,7 @@ export class Hydration {
       for (const doc of parsed.docs) forgetPositions(doc.doc);
       this.parsed.set(file, parsed);
       if (parsed.docs.length > 0) this.inputFiles.add(file);
-      const rel = node.path === "" ? file : file.slice(node.path.length + 1);
+      const rel = node.path === "" || asRoot ? file : file.slice(node.path.length + 1);
       for (const doc of parsed.docs) {
         const createdAnnotations = annotateRead(doc.doc, {
           relPath: rel,
@@ -137,7 +141,7 @@ export class Hydration {
         });
         this.working.push({
           doc: doc.doc,
-          pkg: node.path,
+          pkg: asRoot ? "" : node.path,
           origin: doc,
           originFile: parsed,
           createdAnnotations,

@@ -45,9 +45,11 @@ export function annotationsOf(doc: Document): YAMLMap | undefined {
 
 /** One annotation value as a string, or undefined. */
 export function getAnnotation(doc: Document, key: string): string | undefined {
-  const node = annotationsOf(doc)?.get(key, true);
-  if (!isScalar(node) || node.value === null || node.value === undefined) return undefined;
-  return String(node.value);
+  const node: unknown = annotationsOf(doc)?.get(key, true);
+  // A function may store a plain value in a map it built (`map.set(key, "x")`).
+  const value = isScalar(node) ? node.value : node;
+  if (value === null || value === undefined || typeof value === "object") return undefined;
+  return String(value);
 }
 
 /**

@@ -13,6 +13,11 @@ import type { FunctionResult, ResourceList } from "../../krm/resource-list.js";
 export interface BuiltinFunction {
   /** Catalog name, e.g. `set-namespace`: matched against the image name without registry and tag. */
   readonly name: string;
+  /**
+   * The krm-functions-catalog release whose behaviour (fields touched, result wording) this builtin
+   * follows, e.g. `v0.4.1` (shown by `porchlight fn list`).
+   */
+  readonly catalogVersion?: string;
   run(input: ResourceList): BuiltinFunctionOutput | Promise<BuiltinFunctionOutput>;
 }
 

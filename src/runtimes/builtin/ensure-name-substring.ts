@@ -11,6 +11,7 @@ import { type FieldSpec, parseFieldSpecs, specSelects, walkFieldSpec } from "./f
 import { configMapData, configType, isEmptyConfig } from "./function-config.js";
 import {
   getAnnotation,
+  getMap,
   getString,
   groupOf,
   scalarString,
@@ -122,6 +123,28 @@ export const ensureNameSubstring: BuiltinFunction = {
         setString(doc, ["metadata", "annotations", DEPENDS_ON], segs.join("/"));
       }
     }
+    for (const doc of input.items) dropFileAnnotations(doc);
     return { items: input.items, results: [] };
   },
 };
+
+/**
+ * The catalog function hands resources through kustomize's resource map, which does not keep kpt's
+ * file annotations: every resource comes back without path, index and sequence indentation, so
+ * kpt writes each to its default file (`[<namespace>/]<kind>_<name>.yaml`), compact (the catalog's
+ * examples and tests show it).
+ */
+function dropFileAnnotations(doc: KrmResource): void {
+  const annotations = getMap(doc, ["metadata", "annotations"]);
+  if (!annotations) return;
+  for (const key of FILE_ANNOTATIONS) annotations.delete(key);
+  if (annotations.items.length === 0) getMap(doc, ["metadata"])?.delete("annotations");
+}
+
+const FILE_ANNOTATIONS = [
+  "config.kubernetes.io/path",
+  "config.kubernetes.io/index",
+  "internal.config.kubernetes.io/path",
+  "internal.config.kubernetes.io/index",
+  "internal.config.kubernetes.io/seqindent",
+];

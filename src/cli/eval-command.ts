@@ -1,0 +1,277 @@
+/**
+ * `porchlight fn eval [PKG_PATH|-]`: kpt fn eval. Steps: parse and check the flags as kpt does; build
+ * the functionConfig (`--fn-config` file, or the `-- k=v` arguments as a ConfigMap); read the package
+ * (or a ResourceList on stdin); run the function once with the default runtime chain (builtins, exec
+ * without `--allow-exec`, as kpt runs imperative exec functions, then docker/podman); write the
+ * package in place, or to `-o stdout|unwrap|<dir>` (stdin input goes to stdout); write
+ * `--results-dir/results.yaml`; exit 1 on failure.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Document, isMap, isSeq, parseAllDocuments, Scalar, YAMLMap } from "yaml";
+import { krmProblem } from "../engine/entries.js";
+import { type EvalResult, evaluateFunction } from "../engine/eval.js";
+import { imagePrefixProblem, resolveImage } from "../engine/image.js";
+import { composeFiles } from "../engine/output.js";
+import {
+  annotationsOf,
+  INTERNAL_INDEX,
+  LEGACY_INDEX,
+  SEQ_INDENT,
+  setAnnotations,
+} from "../krm/annotations.js";
+import { deriveSeqIndentStyle } from "../krm/yaml-io.js";
+import { createDefaultRuntime } from "../runtimes/default.js";
+import { EVAL_USAGE, type EvalArgs, isEmptySelector, parseEvalArgs } from "./eval-args.js";
+import {
+  ensureResultsDir,
+  resolvePackage,
+  resourceListText,
+  unwrapText,
+  writeResourceFiles,
+} from "./fn-io.js";
+import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
+import { createRenderPrinter } from "./printer.js";
+import { resultsFileText } from "./results-file.js";
+
+const err = (text: string): void => {
+  process.stderr.write(text);
+};
+
+/** A usage problem, printed as kpt prints cobra's errors (`error: ...`). */
+class UsageError extends Error {}
+
+/**
+ * kpt's `getCLIFunctionConfig`: a ConfigMap `function-input` whose `data` holds the `k=v` arguments
+ * as strings, in order; a first argument without `=` is the kind.
+ * @throws UsageError when an argument has no `=`.
+ */
+export function argsFunctionConfig(items: readonly string[]): Document {
+  let kind = "ConfigMap";
+  const data = new YAMLMap();
+  items.forEach((item, i) => {
+    const eq = item.indexOf("=");
+    if (eq < 0 && i === 0) {
+      kind = item;
+      return;
+    }
+    if (eq < 0) throw new UsageError("args must have keys and values separated by =");
+    const value = new Scalar(item.slice(eq + 1));
+    data.set(item.slice(0, eq), value);
+  });
+  if (data.items.length === 0) data.flow = true;
+  const doc = new Document({ metadata: { name: "function-input" } });
+  const root = doc.contents as YAMLMap;
+  root.set("data", data);
+  root.set("kind", kind);
+  root.set("apiVersion", "v1");
+  return doc;
+}
+
+/**
+ * kpt's `GetValidatedFnConfigFromPath` for `--fn-config`: one KRM resource.
+ * @throws UsageError naming the file when it is missing, has several documents or is not KRM.
+ */
+async function readFnConfig(file: string): Promise<Document> {
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) throw new UsageError(`missing function config file: ${file}`);
+  const docs = parseAllDocuments(text);
+  const list = (Array.isArray(docs) ? docs : []).filter((d) => d.contents !== null);
+  const bad = list.find((d) => d.errors.length > 0);
+  if (bad)
+    throw new UsageError(`failed to read functionConfig ${JSON.stringify(file)}: ${bad.errors[0].message}`);
+  if (list.length !== 1) {
+    throw new UsageError(
+      `functionConfig ${JSON.stringify(file)} must not contain more than one config, got ${list.length}`,
+    );
+  }
+  const problem = krmProblem(list[0]);
+  if (problem) throw new UsageError(`functionConfig ${JSON.stringify(file)}: ${problem}`);
+  return list[0];
+}
+
+/**
+ * The resources of a ResourceList (or `List`) on stdin, or, when the input is not one, each YAML
+ * document annotated with its index as kyaml's ByteReader annotates it.
+ */
+function stdinResources(text: string): Document[] {
+  const docs = (parseAllDocuments(text) as Document[]).filter((d) => d.contents !== null);
+  const bad = docs.find((d) => d.errors.length > 0);
+  if (bad) throw new UsageError(`failed to read the input: ${bad.errors[0].message}`);
+  if (docs.length === 1) {
+    const root = docs[0].contents;
+    const kind = isMap(root) ? root.get("kind") : undefined;
+    const items = isMap(root) ? root.get("items", true) : undefined;
+    if ((kind === "ResourceList" || kind === "List") && isSeq(items)) {
+      // A comment above the first item belongs to it (the parser gives it to the list).
+      const first = items.items[0];
+      if (items.commentBefore && isMap(first)) {
+        first.commentBefore = first.commentBefore
+          ? `${items.commentBefore}\n${first.commentBefore}`
+          : items.commentBefore;
+      }
+      return items.items.filter(isMap).map((node) => {
+        const doc = new Document();
+        doc.contents = node;
+        return doc;
+      });
+    }
+  }
+  const style = deriveSeqIndentStyle(text);
+  return docs.map((doc, index) => {
+    if (isMap(doc.contents)) {
+      setAnnotations(doc, [
+        [INTERNAL_INDEX, String(index)],
+        [LEGACY_INDEX, String(index)],
+        [SEQ_INDENT, style],
+      ]);
+    }
+    return doc;
+  });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** kpt's checks before anything runs (`preRunE`, `validateOptionalFlags`, `getFunctionSpec`). */
+function checkArgs(args: EvalArgs): void {
+  if (args.imagePrefix !== undefined) {
+    const problem = imagePrefixProblem(args.imagePrefix);
+    if (problem) throw new UsageError(problem);
+  }
+  if (args.includeMetaResources) {
+    throw new UsageError(
+      "--include-meta-resources is no longer necessary because meta resources are now included by default",
+    );
+  }
+  if (args.save) {
+    if (!args.fnType)
+      throw new UsageError("--type must be specified if saving functions to Kptfile (--save=true)");
+    if (args.fnType !== "mutator" && args.fnType !== "validator")
+      throw new UsageError("--type must be either `mutator` or `validator`");
+  }
+  if (!args.image && !args.exec) throw new UsageError("must specify --image or --exec");
+  if (args.dataItems.length > 0 && args.fnConfig) {
+    throw new UsageError("function arguments can only be specified without function config file");
+  }
+  if (!args.image && (args.asCurrentUser || args.network || args.mounts.length > 0 || args.env.length > 0)) {
+    throw new UsageError(
+      "--mount, --as-current-user, --network and --env can only be used with container functions",
+    );
+  }
+}
+
+async function writeEvalOutput(
+  args: EvalArgs,
+  result: EvalResult,
+  outDir: string | undefined,
+): Promise<void> {
+  const output = args.output ?? (args.pkgPath === "-" ? "stdout" : undefined);
+  if (output === "stdout") process.stdout.write(resourceListText(result.resources));
+  else if (output === "unwrap") process.stdout.write(unwrapText(result.resources));
+  else if (outDir) {
+    if (result.files) await writeResourceFiles(outDir, result.files, result.resourcePaths ?? []);
+    else {
+      const composed = composeFiles({
+        files: new Map(),
+        entries: result.resources.map((doc) => ({
+          doc,
+          pkg: "",
+          origin: undefined,
+          originFile: undefined,
+          createdAnnotations: annotationsOf(doc) === undefined,
+        })),
+        parsed: new Map(),
+        inputFiles: new Set(),
+      });
+      await writeResourceFiles(outDir, composed.files, composed.resourcePaths);
+    }
+  }
+}
+
+/** Runs `porchlight fn eval`; resolves to the exit code. */
+export async function runEval(argv: string[]): Promise<number> {
+  let args: EvalArgs;
+  try {
+    args = parseEvalArgs(argv);
+    if (args.help) {
+      process.stdout.write(EVAL_USAGE);
+      return 0;
+    }
+    checkArgs(args);
+  } catch (e) {
+    err(`error: ${(e as Error).message}\n`);
+    return 1;
+  }
+  try {
+    return await evalWith(args);
+  } catch (e) {
+    err(`${e instanceof UsageError ? "error" : "Error"}: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function evalWith(args: EvalArgs): Promise<number> {
+  const toDir = args.output !== undefined && args.output !== "stdout" && args.output !== "unwrap";
+  const outDir = toDir ? path.resolve(args.output!) : undefined;
+  if (outDir && (await exists(outDir))) {
+    throw new UsageError(
+      `directory ${JSON.stringify(args.output)} already exists, please delete the directory and retry`,
+    );
+  }
+  if (args.resultsDir !== undefined) {
+    const problem = await ensureResultsDir(args.resultsDir);
+    if (problem) throw new UsageError(problem);
+  }
+  const functionConfig = args.fnConfig
+    ? await readFnConfig(path.resolve(args.fnConfig))
+    : argsFunctionConfig(args.dataItems);
+  const fromStdin = args.pkgPath === "-";
+  const pkgDir = fromStdin ? undefined : await resolvePackage(args.pkgPath);
+  const files = pkgDir ? await readPackageDir(pkgDir) : undefined;
+  const resources = fromStdin ? stdinResources(await readStdin()) : undefined;
+  let functionConfigPath: string | undefined;
+  if (pkgDir && args.fnConfig) {
+    const rel = path.relative(pkgDir, path.resolve(args.fnConfig));
+    if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel))
+      functionConfigPath = rel.split(path.sep).join("/");
+  }
+  const fn = args.image ? { image: args.image } : { exec: args.exec };
+  const label = args.image ? resolveImage(args.image, args.imagePrefix) : (args.exec ?? "");
+  const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
+  const result = await evaluateFunction({
+    files,
+    resources,
+    packageName: pkgDir ? path.basename(pkgDir) : "",
+    fn,
+    label,
+    functionConfig,
+    functionConfigPath,
+    selector: isEmptySelector(args.selector) ? undefined : args.selector,
+    exclusion: isEmptySelector(args.exclusion) ? undefined : args.exclusion,
+    runtime: createDefaultRuntime({ allowExec: true }),
+    cwd: process.cwd(),
+    onEvent: printer.onEvent,
+  });
+  if (result.ok) {
+    if (args.output !== undefined || fromStdin) await writeEvalOutput(args, result, outDir);
+    else if (pkgDir && files && result.files) {
+      await writePackageDir({ dir: pkgDir, previous: files, next: result.files });
+    }
+  }
+  if (args.resultsDir !== undefined && result.step) {
+    const file = path.join(path.resolve(args.resultsDir), "results.yaml");
+    await writeFile(file, resultsFileText([result.step], result.ok ? 0 : 1));
+    err(`\nFor complete results, see ${file}\n`);
+  }
+  if (!result.ok && result.error !== undefined) err(`Error: ${result.error}\n`);
+  return result.ok ? 0 : 1;
+}
+
+/** `fn eval` as a lazily loaded subcommand module. */
+export async function run(argv: string[]): Promise<number> {
+  return runEval(argv);
+}

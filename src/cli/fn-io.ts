@@ -1,0 +1,106 @@
+/**
+ * What `render` and `fn eval` share on disk and on stdout: resolving the package argument, the
+ * results directory, kpt's `-o stdout` / `-o unwrap` / `-o <dir>` output.
+ */
+import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Document, isMap, isSeq, type YAMLMap } from "yaml";
+import { getAnnotation, SEQ_INDENT, stripPipelineAnnotations } from "../krm/annotations.js";
+import type { KrmResource } from "../krm/resource-list.js";
+import {
+  foldDocumentComment,
+  goNormalize,
+  goStringifyOptions,
+  type SeqIndent,
+  serializeChanged,
+} from "../krm/yaml-io.js";
+
+const err = (text: string): void => {
+  process.stderr.write(text);
+};
+
+/**
+ * The package directory for a `PKG_PATH` argument (absolute). A symlink is resolved with kpt's
+ * `[WARN]` line on stderr. @throws Error (kpt's words) when it is missing or not a directory.
+ */
+export async function resolvePackage(pkgPath: string): Promise<string> {
+  const abs = path.resolve(pkgPath);
+  const info = await lstat(abs).catch(() => undefined);
+  if (!info) throw new Error(`missing package path ${JSON.stringify(pkgPath)}: no such file or directory`);
+  if (!info.isSymbolicLink()) return notAFile(abs, info.isDirectory());
+  const real = await realpath(abs);
+  const shown = path.relative(process.cwd(), real) || ".";
+  err(
+    `[WARN] resolved symlink ${JSON.stringify(pkgPath)} to ${JSON.stringify(shown)}, please note that the symlinks within the package are ignored\n`,
+  );
+  return notAFile(real, (await stat(real)).isDirectory());
+}
+
+/** A package path must be a directory (kpt: the Kptfile below it cannot be read otherwise). */
+function notAFile(dir: string, isDirectory: boolean): string {
+  if (isDirectory) return dir;
+  throw new Error(
+    `Kptfile at ${JSON.stringify(dir)} can't be read.\n\nDetails:\nopen ${path.join(dir, "Kptfile")}: not a directory`,
+  );
+}
+
+/** kpt creates `--results-dir` before rendering; a path that is not a directory fails first. */
+export async function ensureResultsDir(dir: string): Promise<string | undefined> {
+  try {
+    await mkdir(path.resolve(dir), { recursive: true });
+    const results = path.join(dir, "results.yaml");
+    const info = await lstat(path.resolve(results)).catch(() => undefined);
+    if (info && !info.isFile())
+      return `cannot write results file ${JSON.stringify(results)}: not a regular file`;
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === "EEXIST" || code === "ENOTDIR" ? `mkdir ${dir}: not a directory` : (e as Error).message;
+    return `cannot read or create results dir ${JSON.stringify(dir)}: ${why}`;
+  }
+}
+
+/**
+ * kpt's `-o stdout`: the resources in a `ResourceList`, written as kyaml's ByteWriter writes it
+ * (compact sequences throughout, Go's yaml.v3 formatting: no blank lines, unpadded flow maps).
+ */
+export function resourceListText(resources: KrmResource[]): string {
+  const list = new Document({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items: [] });
+  const items: unknown = (list.contents as YAMLMap).get("items", true);
+  if (!isSeq(items)) return list.toString();
+  for (const doc of resources) {
+    const node = doc.contents;
+    if (isMap(node) && doc.commentBefore) node.commentBefore = doc.commentBefore;
+    items.items.push(node);
+  }
+  goNormalize(list);
+  return list.toString(goStringifyOptions("compact"));
+}
+
+/** kpt's `-o unwrap`: the resources as YAML documents, reader annotations removed, each with its own sequence indentation. */
+export function unwrapText(resources: KrmResource[]): string {
+  return resources
+    .map((doc) => {
+      const seq = (getAnnotation(doc, SEQ_INDENT) ?? "compact") as SeqIndent;
+      stripPipelineAnnotations(doc, true);
+      foldDocumentComment(doc);
+      return serializeChanged(doc, seq);
+    })
+    .join("---\n");
+}
+
+/** kpt's `-o <dir>`: the files that hold resources, written below a new directory. */
+export async function writeResourceFiles(
+  outDir: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  paths: readonly string[],
+): Promise<void> {
+  for (const rel of paths) {
+    const bytes = files.get(rel);
+    if (!bytes) continue;
+    const target = path.join(outDir, rel);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, bytes);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * `porchlight fn list`: the builtin functions, from the builtin registry (new builtins appear by
+ * themselves), each with its catalog image and the catalog version whose behaviour it follows.
+ * `-o json` prints them as a JSON array.
+ */
+import { DEFAULT_REGISTRY } from "../engine/image.js";
+import { BUILTIN_FUNCTIONS } from "../runtimes/builtin/registry.js";
+
+/** One row of the list. */
+export interface BuiltinInfo {
+  name: string;
+  image: string;
+  catalogVersion: string;
+}
+
+/** The builtins, sorted by name. */
+export function builtinList(): BuiltinInfo[] {
+  return [...BUILTIN_FUNCTIONS]
+    .map((fn) => ({
+      name: fn.name,
+      image: `${DEFAULT_REGISTRY}/${fn.name}`,
+      catalogVersion: fn.catalogVersion ?? "-",
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Formats rows as a table with columns separated by at least three spaces. */
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + 3)))
+        .join("")
+        .trimEnd(),
+    )
+    .join("\n")
+    .concat("\n");
+}
+
+/** Runs `porchlight fn list [-o json]`; resolves to the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const json =
+    (argv[0] === "-o" && argv[1] === "json") || argv[0] === "-o=json" || argv[0] === "--output=json";
+  if (argv.length > 0 && !json) {
+    process.stderr.write("usage: porchlight fn list [-o json]\n");
+    return 1;
+  }
+  const list = builtinList();
+  if (json) {
+    process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(
+    table([["NAME", "CATALOG IMAGE", "FOLLOWS"], ...list.map((f) => [f.name, f.image, f.catalogVersion])]),
+  );
+  return 0;
+}
