@@ -4,7 +4,7 @@
  * `-o json` prints them as a JSON array.
  */
 import { DEFAULT_REGISTRY } from "../engine/image.js";
-import { BUILTIN_FUNCTIONS } from "../runtimes/builtin/registry.js";
+import { BUILTIN_LOADERS } from "../runtimes/builtin/registry.js";
 
 /** One row of the list. */
 export interface BuiltinInfo {
@@ -13,15 +13,16 @@ export interface BuiltinInfo {
   catalogVersion: string;
 }
 
-/** The builtins, sorted by name. */
-export function builtinList(): BuiltinInfo[] {
-  return [...BUILTIN_FUNCTIONS]
-    .map((fn) => ({
-      name: fn.name,
-      image: `${DEFAULT_REGISTRY}/${fn.name}`,
-      catalogVersion: fn.catalogVersion ?? "-",
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+/** The builtins, sorted by name (each builtin's module is loaded to read its catalog version). */
+export async function builtinList(): Promise<BuiltinInfo[]> {
+  const list = await Promise.all(
+    Object.entries(BUILTIN_LOADERS).map(async ([name, load]) => ({
+      name,
+      image: `${DEFAULT_REGISTRY}/${name}`,
+      catalogVersion: (await load()).catalogVersion ?? "-",
+    })),
+  );
+  return list.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Formats rows as a table with columns separated by at least three spaces. */
@@ -46,7 +47,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write("usage: porchlight fn list [-o json]\n");
     return 1;
   }
-  const list = builtinList();
+  const list = await builtinList();
   if (json) {
     process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
     return 0;

@@ -54,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
       case "render":
         return await runRender(rest);
       case "fn":
-        return await runModule("./fn-command.js", "fn", rest);
+        return await runModule(() => import("./fn-command.js"), "fn", rest);
       case "rpkg":
         return await runModule(() => import("./rpkg-get.js"), "rpkg", rest);
       case "pkg":

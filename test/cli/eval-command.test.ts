@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { BUILTIN_FUNCTIONS } from "../../src/runtimes/builtin/registry.js";
+import { BUILTIN_LOADERS } from "../../src/runtimes/builtin/registry.js";
 import { fixturesDir } from "../engine/helpers.js";
 import { ensureBuiltCli } from "../helpers/built-cli.js";
 
@@ -207,10 +207,8 @@ describe("porchlight fn render / fn list", () => {
 
   it("fn list lists every builtin of the registry with its catalog image", async () => {
     expect(await main(["fn", "list"])).toBe(0);
-    for (const fn of BUILTIN_FUNCTIONS) {
-      expect(stdout).toMatch(
-        new RegExp(`^${fn.name} +ghcr\\.io/kptdev/krm-functions-catalog/${fn.name} `, "m"),
-      );
+    for (const name of Object.keys(BUILTIN_LOADERS)) {
+      expect(stdout).toMatch(new RegExp(`^${name} +ghcr\\.io/kptdev/krm-functions-catalog/${name} `, "m"));
     }
   });
 });
