@@ -59,7 +59,7 @@ const PACKAGES: Record<string, Record<string, string>> = {
   bomb: { Kptfile: kptfile("bomb", SET_NAMESPACE), "bomb.yaml": aliasBomb() },
   huge: {
     Kptfile: kptfile("huge", SET_NAMESPACE),
-    "huge.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\nbinaryData:\n  blob: ${"QUJD".repeat(225_000)}\n`,
+    "huge.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\nbinaryData:\n  blob: ${"QUJD".repeat(625_000)}\n`,
   },
   // Sized to go well over the 64 MiB budget (the engine holds far less than before per resource).
   hog: { Kptfile: kptfile("hog", SET_NAMESPACE), "hog.yaml": manyDocuments(3) },
@@ -81,7 +81,7 @@ describe.skipIf(!available)("promise 6: no package can stall the server", () => 
       cwd: repoRoot,
       readyTimeoutMs: 60_000,
       env: {
-        PORCHLIGHT_RENDER_MEMORY_MB: "64",
+        PORCHLIGHT_RENDER_MEMORY_MB: "128",
         PORCHLIGHT_RENDER_TIMEOUT_MS: "120000",
         PORCHLIGHT_RENDER_WORKERS: "2",
         REDIS_URL: "",
@@ -150,7 +150,7 @@ describe.skipIf(!available)("promise 6: no package can stall the server", () => 
       expect([name, verdicts[name].conclusion]).toEqual([name, "success"]);
     expect(verdicts.hog.conclusion).toBe("failure");
     expect(verdicts.hog.output.summary).toContain(
-      'rendering package "hog" was stopped: it went over the memory budget of 64 MiB (PORCHLIGHT_RENDER_MEMORY_MB)',
+      'rendering package "hog" was stopped: it went over the memory budget of 128 MiB (PORCHLIGHT_RENDER_MEMORY_MB)',
     );
 
     // No secret of the server in a log line or a check run.

@@ -92,7 +92,12 @@ async function readBatch(
 
 /** `GET git/blobs/{sha}`, base64-decoded. */
 export async function readBlobRest(octokit: Octokit, repo: RepoRef, sha: string): Promise<Uint8Array> {
-  const { data } = await call("git.getBlob", () => octokit.rest.git.getBlob({ ...repo, file_sha: sha }));
+  const response = await call("git.getBlob", () => octokit.rest.git.getBlob({ ...repo, file_sha: sha }));
+  // @octokit/request parses JSON with json-with-bigint, whose regexp overflows the stack on multi-MB bodies
+  // (Node 20) and then hands back the text unparsed: parse that natively.
+  const data = (
+    typeof response.data === "string" ? JSON.parse(response.data) : response.data
+  ) as typeof response.data;
   if (data.encoding !== "base64" && data.encoding !== "utf-8") {
     throw new GitHubError({
       kind: "rejected",
