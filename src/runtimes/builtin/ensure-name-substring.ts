@@ -2,13 +2,14 @@
  * `ensure-name-substring` (krm-functions-catalog): prepends or appends a substring to
  * `metadata.name` (and to `additionalNameFields`) unless the value already contains it, and rewrites
  * `config.kubernetes.io/depends-on` annotations that point at renamed resources. CRDs, APIServices,
- * Namespaces and Kptfiles are skipped. Name references inside other resources (kustomize's
- * nameReference transformer) are not rewritten by this builtin.
+ * Namespaces and Kptfiles are skipped. Fields that name a renamed resource (kustomize's
+ * nameReference transformer, see `name-reference.ts`) get the new name.
  */
 import type { KrmResource } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { type FieldSpec, parseFieldSpecs, specSelects, walkFieldSpec } from "./field-specs.js";
 import { configMapData, configType, isEmptyConfig } from "./function-config.js";
+import { type Renamed, updateNameReferences } from "./name-reference.js";
 import {
   getAnnotation,
   getMap,
@@ -95,6 +96,7 @@ export const ensureNameSubstring: BuiltinFunction = {
           `${groupOf(getString(d, ["apiVersion"]))}/${getString(d, ["kind"]) ?? ""}/${getString(d, ["metadata", "name"]) ?? ""}`,
       ),
     );
+    const renamed: Renamed[] = [];
     for (const doc of input.items) {
       if (skipped(doc)) continue;
       for (const spec of config.specs) {
@@ -103,6 +105,13 @@ export const ensureNameSubstring: BuiltinFunction = {
           const name = getString(doc, ["metadata", "name"]) ?? "";
           if (name.includes(config.substring)) continue;
           setString(doc, ["metadata", "name"], edit(name, config));
+          renamed.push({
+            group: groupOf(getString(doc, ["apiVersion"])),
+            kind: getString(doc, ["kind"]) ?? "",
+            namespace: getString(doc, ["metadata", "namespace"]) ?? "",
+            oldName: name,
+            newName: edit(name, config),
+          });
         } else {
           walkFieldSpec(doc, { ...spec, create: false }, ({ parent, key }) => {
             const value = scalarString(parent.get(key, true));
@@ -123,6 +132,7 @@ export const ensureNameSubstring: BuiltinFunction = {
         setString(doc, ["metadata", "annotations", DEPENDS_ON], segs.join("/"));
       }
     }
+    updateNameReferences(input.items, renamed);
     for (const doc of input.items) dropFileAnnotations(doc);
     return { items: input.items, results: [] };
   },
