@@ -24,7 +24,7 @@ describe("splitCommand", () => {
   });
 
   it("rejects an open quote", () => {
-    expect(() => splitCommand("sed 's/x")).toThrow(/unterminated single quote/);
+    expect(() => splitCommand("sed 's/x")).toThrow(/^exec command "sed 's\/x" must be valid: /);
   });
 });
 

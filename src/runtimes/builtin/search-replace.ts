@@ -4,6 +4,7 @@
  * (regex groups `${1}`) and/or tags them with `put-comment`. Results: `Mutated field value to "<v>"`
  * (or `Matched field value "<v>"`) with field and file path; `no matches` when nothing matched.
  */
+import picomatch from "picomatch";
 import { Document, isMap, isScalar, isSeq, type Pair, Scalar, YAMLMap, type YAMLSeq } from "yaml";
 import { compileRe2, type Re2, Re2SyntaxError } from "../../krm/re2.js";
 import type { FunctionResult } from "../../krm/resource-list.js";
@@ -24,33 +25,12 @@ interface Config {
 
 class SearchError extends Error {}
 
-/** doublestar-style glob: `**` crosses `/`, `*` and `?` do not; `{a,b}` and `[...]` supported (RE2: linear time). */
-export function globToRegExp(glob: string): Re2 {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === "*") {
-      if (glob[i + 1] === "*") {
-        const slash = glob[i + 2] === "/";
-        re += slash ? "(?:.*/)?" : ".*";
-        i += slash ? 2 : 1;
-      } else {
-        re += "[^/]*";
-      }
-    } else if (c === "?") re += "[^/]";
-    else if (c === "{") re += "(?:";
-    else if (c === "}") re += ")";
-    else if (c === "," && re.includes("(?:")) re += "|";
-    else if (c === "[") {
-      const end = glob.indexOf("]", i + 1);
-      if (end < 0) re += "\\[";
-      else {
-        re += `[${glob.slice(i + 1, end).replace(/^!/, "^")}]`;
-        i = end;
-      }
-    } else re += c.replace(/[.+^$()|\\]/g, "\\$&");
-  }
-  return compileRe2(`^${re}$`);
+/**
+ * The catalog's `by-file-path` glob (doublestar semantics: `**` crosses `/`, `*` and `?` do not,
+ * `{a,b}` and `[...]` supported), matched with picomatch; dot files match too.
+ */
+export function fileGlobMatcher(glob: string): (path: string) => boolean {
+  return picomatch(glob, { dot: true });
 }
 
 function elementMatch(elem: string, pattern: string): boolean {
@@ -231,10 +211,10 @@ export const searchReplace: BuiltinFunction = {
         c.byValue === "" &&
         c.byValueRegex === "" &&
         c.putValue !== "";
-      const fileGlob = c.byFilePath ? globToRegExp(c.byFilePath) : undefined;
+      const fileGlob = c.byFilePath ? fileGlobMatcher(c.byFilePath) : undefined;
       for (const doc of input.items) {
         const filePath = fileOf(doc)?.path ?? "";
-        if (fileGlob && !fileGlob.test(filePath)) continue;
+        if (fileGlob && !fileGlob(filePath)) continue;
         searcher.filePath = filePath;
         if (byPathOnly) searcher.putByPath(doc.contents);
         else searcher.walk(doc.contents, "");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { globToRegExp, searchReplace } from "../../../src/runtimes/builtin/search-replace.js";
+import { fileGlobMatcher, searchReplace } from "../../../src/runtimes/builtin/search-replace.js";
 import { configMap, docs, dump } from "../helpers.js";
 
 const ITEMS = `apiVersion: apps/v1
@@ -83,8 +83,10 @@ describe("search-replace", () => {
   });
 
   it("globs like doublestar", () => {
-    expect(globToRegExp("**/*.yaml").test("a/b/c.yaml")).toBe(true);
-    expect(globToRegExp("**/*.yaml").test("c.yaml")).toBe(true);
-    expect(globToRegExp("*.yaml").test("a/c.yaml")).toBe(false);
+    expect(fileGlobMatcher("**/*.yaml")("a/b/c.yaml")).toBe(true);
+    expect(fileGlobMatcher("**/*.yaml")("c.yaml")).toBe(true);
+    expect(fileGlobMatcher("*.yaml")("a/c.yaml")).toBe(false);
+    expect(fileGlobMatcher("{a,b}/*.yaml")("b/x.yaml")).toBe(true);
+    expect(fileGlobMatcher("**/setters.yaml")("pkg/.hidden/setters.yaml")).toBe(true);
   });
 });
