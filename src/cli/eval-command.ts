@@ -152,6 +152,10 @@ function checkArgs(args: EvalArgs): void {
       throw new UsageError("--type must be specified if saving functions to Kptfile (--save=true)");
     if (args.fnType !== "mutator" && args.fnType !== "validator")
       throw new UsageError("--type must be either `mutator` or `validator`");
+    // Refused rather than silently ignored: the Kptfile would not get the step.
+    throw new UsageError(
+      "--save is not supported by porchlight fn eval: add the step to the Kptfile's pipeline, then run porchlight render",
+    );
   }
   if (!args.image && !args.exec) throw new UsageError("must specify --image or --exec");
   if (args.dataItems.length > 0 && args.fnConfig) {

@@ -136,6 +136,10 @@ describe("porchlight fn eval", () => {
       'error: invalid argument "x" for "--image-pull-policy" flag: must be one of: Always, IfNotPresent, Never\n',
     ],
     [["a", "b", "--image", "x"], "error: 0 or 1 arguments supported, function arguments go after '--'\n"],
+    [
+      ["--image", "set-labels", "--save", "-t", "mutator"],
+      "error: --save is not supported by porchlight fn eval: add the step to the Kptfile's pipeline, then run porchlight render\n",
+    ],
   ])("refuses %j as kpt does", async (args, message) => {
     const dir = await fixture();
     const argv = args.length > 0 && args[0] === "a" ? ["fn", "eval", ...args] : ["fn", "eval", dir, ...args];
