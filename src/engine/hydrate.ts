@@ -294,7 +294,7 @@ export class Hydration {
       if (when !== undefined) {
         let met: boolean;
         try {
-          met = whenConditionMet(when, entries, step);
+          met = await whenConditionMet(when, entries, step);
         } catch (err) {
           throw new PlainCause((err as Error).message);
         }

@@ -5,21 +5,25 @@
  */
 import type { Entry } from "./entries.js";
 import type { PipelineStep } from "./function-config.js";
-import { toPlain } from "./kptfile/read.js";
 import { stepLabel } from "./step.js";
 import type { StepStatus } from "./types.js";
-import { evaluateWhen, WhenConditionError } from "./when-condition.js";
 
 /**
- * Whether the step's `when` expression holds for these entries (`resources` = their plain objects,
- * in package order).
+ * Whether the step's `when` expression holds for these entries (`resources` = their objects with
+ * typed scalars, in package order).
  * @throws Error `<step>: invalid when condition "<expr>": <problem>` for expressions we cannot evaluate.
  */
-export function whenConditionMet(when: string, entries: readonly Entry[], step: PipelineStep): boolean {
+export async function whenConditionMet(
+  when: string,
+  entries: readonly Entry[],
+  step: PipelineStep,
+): Promise<boolean> {
+  // The CEL evaluator is loaded only by packages whose steps have a `when` (start-up stays cheap).
+  const { evaluateWhen, WhenConditionError } = await import("./when-condition.js");
   try {
     return evaluateWhen(
       when,
-      entries.map((e) => toPlain(e.doc.contents) ?? {}),
+      entries.map((e) => e.doc.toJS() ?? {}),
     );
   } catch (err) {
     if (!(err instanceof WhenConditionError)) throw err;
