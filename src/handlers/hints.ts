@@ -4,7 +4,7 @@
  * coming back as a push costs no request).
  */
 import type { RepoRef } from "../github/port.js";
-import { verdictKey } from "../lifecycle/deps.js";
+import { claimKey, verdictKey } from "../lifecycle/deps.js";
 import type { Job, WorkQueue } from "../lifecycle/queue/work-queue.js";
 
 /** Dependencies of every handler. */
@@ -33,9 +33,12 @@ export function source(
   };
 }
 
-/** True when `sha` of `repo` already holds a verdict this process (or the shared memo) knows of. */
+/**
+ * True when `sha` of `repo` already holds a verdict this process (or the shared memo) knows of, or is
+ * the app's own render commit whose job is reporting it.
+ */
 export async function hasVerdict(deps: HandlerDeps, repo: RepoRef, sha: string): Promise<boolean> {
-  return deps.queue.remembers(verdictKey(repo, sha));
+  return (await deps.queue.remembers(verdictKey(repo, sha))) || deps.queue.remembers(claimKey(repo, sha));
 }
 
 /** Enqueues every job; resolves once they are stored. */

@@ -40,3 +40,15 @@ export const VERDICT_MEMO_MS = 24 * 60 * 60 * 1000;
 export function verdictKey(repo: RepoRef, sha: string): string {
   return `verdict:${repo.owner}/${repo.repo}@${sha}`;
 }
+
+/** How long "the app's own commit `sha` is being reported" is remembered (ms): ten minutes. */
+export const CLAIM_MEMO_MS = 10 * 60 * 1000;
+
+/**
+ * The memo key of "`sha` is the app's render commit and its job reports it": its own push (and
+ * `synchronize`) arriving before the check is posted need no job. Jobs never read this key — a job that
+ * dies before reporting leaves the sha to reconciliation.
+ */
+export function claimKey(repo: RepoRef, sha: string): string {
+  return `claimed:${repo.owner}/${repo.repo}@${sha}`;
+}

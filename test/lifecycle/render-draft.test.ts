@@ -5,7 +5,7 @@ import type { RenderOptions, RenderResult } from "../../src/engine/types.js";
 import type { LifecycleDeps } from "../../src/lifecycle/deps.js";
 import { EmbeddedQueue } from "../../src/lifecycle/queue/embedded-queue.js";
 import { renderDraftHead } from "../../src/lifecycle/render/render-draft.js";
-import { DEFAULT_SIZE_LIMITS } from "../../src/lifecycle/render/render-packages.js";
+import { DEFAULT_SIZE_LIMITS, mayNotBeIdempotent } from "../../src/lifecycle/render/render-packages.js";
 import type { PackageReport } from "../../src/report/annotations.js";
 import { isRenderCommit, renderCommitMessage } from "../../src/report/commit-message.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
@@ -144,7 +144,18 @@ describe("renderDraftHead", () => {
         ok: true,
         files: new Map([...files, ["stamp.yaml", enc(`n: ${n++}\n`)]]),
         status: { conditions: [] },
-        steps: [],
+        // An exec function: code from outside porchlight, which may not be idempotent.
+        steps: [
+          {
+            packagePath: ".",
+            kind: "mutator",
+            name: "./stamp",
+            fnType: "exec",
+            status: { exec: "./stamp", exitCode: 0 },
+            durationMs: 1,
+            resourceCount: 1,
+          },
+        ],
       }),
     };
     const { fake, render } = setup(engine);
@@ -198,5 +209,25 @@ describe("renderCommitMessage", () => {
     expect(message).toContain("Rendering failed for pkgs/p7;");
     expect(lines.at(-2)).toBe(`Rendered-From: ${sha}`);
     expect(isRenderCommit(message)).toBe(true);
+  });
+});
+
+describe("mayNotBeIdempotent", () => {
+  const step = (name: string, fnType: "image" | "exec" = "image") =>
+    ({
+      packagePath: ".",
+      kind: "mutator",
+      name,
+      fnType,
+      status: { exitCode: 0 },
+      durationMs: 0,
+      resourceCount: 0,
+    }) as const;
+
+  it("trusts the builtin catalog functions, not exec programs, containers or Starlark scripts", () => {
+    expect(mayNotBeIdempotent(step("ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1"))).toBe(false);
+    expect(mayNotBeIdempotent(step("./stamp.sh", "exec"))).toBe(true);
+    expect(mayNotBeIdempotent(step("example.com/fns/custom:v1"))).toBe(true);
+    expect(mayNotBeIdempotent(step("ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3"))).toBe(true);
   });
 });

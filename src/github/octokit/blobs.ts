@@ -10,8 +10,8 @@ import { type BlobRef, GitHubError, type RepoRef } from "../port.js";
 import { graphql, type Octokit } from "./client.js";
 import { call } from "./errors.js";
 
-/** Blobs per GraphQL request. */
-export const BLOBS_PER_REQUEST = 500;
+/** Blobs per GraphQL request (a package of up to 1,200 files in two requests). */
+export const BLOBS_PER_REQUEST = 600;
 /** Known bytes per GraphQL request (sizes from the tree): a batch stops growing past this. */
 export const BYTES_PER_REQUEST = 40 * 1024 * 1024;
 /** GitHub's GraphQL `Blob.text` holds at most this many bytes (`isTruncated` beyond). */

@@ -9,13 +9,12 @@
  *   or a stale one (in progress, lease expired); a run another live process holds is left to it;
  * - a pull-request job for each open pull request into the default branch from elsewhere (a fork,
  *   another branch) whose head has no verdict (draft branches are covered by their draft job);
- * - a default-branch job when the default branch's head has no verdict and was not a push of nothing;
  * - a publish job for each recently closed (30 most recently updated) merged pull request from a draft
  *   branch whose merge commit carries no revision tag and that has no publish comment.
  *
  * Cost per repository per pass: 5 requests (snapshot, draft branches, open and recently closed pull
- * requests, tags) + 1 per head whose verdict is not in the memo (the default branch's, each draft
- * branch's, each other open pull request's; after a restart every head once, then only new heads) + 1
+ * requests, tags) + 1 per head whose verdict is not in the memo (each draft branch's, each other open
+ * pull request's; after a restart every head once, then only new heads) + 1
  * per merged pull request without a tag at its merge commit. Plus, per installation, 1 request listing
  * its repositories.
  */
@@ -95,9 +94,6 @@ export async function reconcileRepository(options: {
         sameRepository: pull.sameRepository,
       });
   }
-  if (snapshot.defaultBranchSha && (await check(snapshot.defaultBranchSha)))
-    enqueued.push({ kind: "default-branch", ...base });
-
   const merged = (
     await port.listPullRequests({ repo, state: "closed", base: defaultBranch, limit: RECENTLY_CLOSED })
   ).filter((p) => p.merged && p.mergeCommitSha && parseDraftBranch(p.headRef, { draftPrefix: prefix }));

@@ -24,7 +24,7 @@
 import { type BranchHead, GitHubError, type RepoRef } from "../../github/port.js";
 import { isRenderCommit, renderCommitMessage } from "../../report/commit-message.js";
 import { noPackageOutput, renderNotes } from "../../report/messages.js";
-import { type LifecycleDeps, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
+import { CLAIM_MEMO_MS, claimKey, type LifecycleDeps, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
 import { concludeOnFailure, existingVerdict, judgedPackages } from "../judge/check-commit.js";
 import { contentDrift, type GateVerdict, gateCheckReport } from "../judge/merge-gate.js";
 import { followUpPullRequests } from "../revisions/propose.js";
@@ -112,7 +112,10 @@ async function storeOutput(
     message: renderCommitMessage({ packages: rendered.packages, sha: head.sha }),
     changes: rendered.changes,
   });
-  return outcome.kind === "committed" ? outcome : { kind: "superseded", message: outcome.message };
+  if (outcome.kind !== "committed") return { kind: "superseded", message: outcome.message };
+  // Its push is on the way: it needs no job (this one reports it).
+  await deps.queue.remember(claimKey(repo, outcome.sha), CLAIM_MEMO_MS);
+  return outcome;
 }
 
 /** Renders the draft head and reports it; see the module comment. Throws GitHubError when GitHub fails. */

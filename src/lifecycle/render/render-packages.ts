@@ -6,7 +6,13 @@
  * message naming the file, its size and the limit.
  */
 import path from "node:path/posix";
-import type { PackageFiles, PushOnFailure, RenderOptions, RenderResult } from "../../engine/types.js";
+import type {
+  PackageFiles,
+  PushOnFailure,
+  RenderOptions,
+  RenderResult,
+  StepReport,
+} from "../../engine/types.js";
 import type {
   FileAddition,
   FileChanges,
@@ -17,6 +23,7 @@ import type {
 } from "../../github/port.js";
 import type { PackageReport } from "../../report/annotations.js";
 import { oversizeMessage } from "../../report/messages.js";
+import { BuiltinRegistry, functionNameOf } from "../../runtimes/builtin/registry.js";
 import type { FunctionRuntime } from "../../runtimes/runtime.js";
 import { packageEntries } from "./touched-packages.js";
 
@@ -189,11 +196,23 @@ export async function renderPackagesAtSha(options: {
   return { tree, packages, changes };
 }
 
+const builtins = new BuiltinRegistry();
+
+/**
+ * True when a step may not be idempotent: an `exec` program, a container image, or a Starlark script —
+ * code from outside porchlight. The builtin catalog functions are idempotent (a property test holds them
+ * to it), so rendering their output again would change nothing.
+ */
+export function mayNotBeIdempotent(step: StepReport): boolean {
+  if (step.fnType === "exec") return true;
+  return functionNameOf(step.name) === "starlark" || builtins.resolve(step.name) === undefined;
+}
+
 /**
  * Renders the OUTPUT of `rendered` again, in memory (no request): what judging the commit that stores it
  * would find. For an idempotent pipeline nothing but the functions' result messages changes; a
  * pipeline that is not idempotent shows its drift here — so the render commit's one verdict is the one
- * a re-run of that commit gives.
+ * a re-run of that commit gives. Packages whose steps are all builtin functions are not rendered again.
  */
 export async function renderOutputAgain(options: {
   rendered: RenderedPackages;
@@ -205,11 +224,11 @@ export async function renderOutputAgain(options: {
   const packages: PackageReport[] = [];
   const changes: FileChanges = { additions: [], deletions: [] };
   for (const first of rendered.packages) {
-    if (first.result.failedBeforeRender && first.inputFiles.size === 0) {
-      packages.push(first);
+    const inputFiles = first.result.files ?? first.inputFiles;
+    if (first.result.failedBeforeRender || !first.result.steps.some(mayNotBeIdempotent)) {
+      packages.push({ packagePath: first.packagePath, result: first.result, inputFiles });
       continue;
     }
-    const inputFiles = first.result.files ?? first.inputFiles;
     const result = await engine.renderPackage({
       files: inputFiles,
       runtime: engine.runtime,
