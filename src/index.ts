@@ -14,6 +14,7 @@ import type { ApplicationFunction, Probot } from "probot";
 import { type OperatorSettings, readOperatorSettings } from "./config/operator-settings.js";
 import { renderPackage } from "./engine/render.js";
 import { createOctokitPort, installationClients } from "./github/octokit/index.js";
+import { upstreamOperations } from "./github/octokit/upstream.js";
 import type { GitHubPort } from "./github/port.js";
 import { createCheckRunHandler, createCheckSuiteHandler } from "./handlers/check-run.js";
 import { createInstallationHandler, createInstallationRepositoriesHandler } from "./handlers/installation.js";
@@ -26,6 +27,7 @@ import { createJobHandler } from "./lifecycle/queue/run-job.js";
 import { scheduleReconciliation } from "./lifecycle/queue/schedule.js";
 import type { WorkQueue } from "./lifecycle/queue/work-queue.js";
 import { DEFAULT_SIZE_LIMITS } from "./lifecycle/render/render-packages.js";
+import { createUpstreamServices } from "./lifecycle/upstream/services.js";
 import { createDefaultRuntime } from "./runtimes/default.js";
 import { startProduction } from "./server/production.js";
 import { readServerSettings, type ServerSettings } from "./server/settings.js";
@@ -54,9 +56,10 @@ function portsOf(app: Probot): (installationId: number) => Promise<GitHubPort> {
   return (installationId) => {
     let port = ports.get(installationId);
     if (!port) {
-      port = installationClients(app, installationId).then(({ octokit, reads }) =>
-        createOctokitPort(octokit, { reads }),
-      );
+      port = installationClients(app, installationId).then(({ octokit, reads }) => ({
+        ...createOctokitPort(octokit, { reads }),
+        ...upstreamOperations(octokit),
+      }));
       port.catch(() => ports.delete(installationId));
       ports.set(installationId, port);
     }
@@ -107,6 +110,7 @@ export function createApp(
         lease,
         appId,
         reconcile: (job) => reconcile(job, { portFor, queue, log: app.log, lease, appId }),
+        upstream: await createUpstreamServices({ env: process.env, queue, log: app.log }),
       });
       await queue.start(production ? production.wrapJobHandler(handler) : handler);
     }

@@ -32,7 +32,8 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-const USAGE = "usage: porchlight rpkg get --repo <owner/repo> [--name <package>] [-o table|yaml]";
+const USAGE =
+  "usage: porchlight rpkg get --repo <owner/repo> [--name <package>] [-o table|yaml]\n       porchlight rpkg get --repo <owner/repo> --downstreams [--name <package>] [--in <owner/repo,...>]";
 
 /** Formats rows like kubectl's table printer: columns separated by at least three spaces. */
 export function formatTable(rows: PackageRevisionInfo[]): string {
@@ -104,6 +105,13 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
   let args = argv;
   if (args[0] === "rpkg") args = args.slice(1);
   if (args[0] === "get" || args[0] === "list") args = args.slice(1);
+  if (args.includes("--downstreams")) {
+    const { runRpkgDownstreams } = await import("./rpkg-downstreams.js");
+    return runRpkgDownstreams(
+      args.filter((a) => a !== "--downstreams"),
+      io,
+    );
+  }
   let values: { repo?: string; output?: string; name?: string; help?: boolean };
   try {
     ({ values } = parseArgs({

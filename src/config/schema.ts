@@ -61,6 +61,18 @@ export const repoConfigSchema = z.strictObject({
    * condition with status "True". Porch leaves this check to its clients; we enforce it. Default `true`.
    */
   enforceReadinessGates: z.boolean().default(true),
+
+  /**
+   * Porch's PackageVariants of this repository: `directory` holds PackageVariant / PackageVariantSet
+   * resources (read from the default branch only, never package content), `injectors` the resources
+   * their `injectors` select. Defaults `package-variants/` and `package-variant-injectors/`.
+   */
+  packageVariants: z
+    .strictObject({
+      directory: z.string().default("package-variants/"),
+      injectors: z.string().default("package-variant-injectors/"),
+    })
+    .default({ directory: "package-variants/", injectors: "package-variant-injectors/" }),
 });
 
 /** What `.github/porchlight.yml` says, with the schema's defaults (`pushOnFailure` may be absent). */

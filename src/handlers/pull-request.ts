@@ -5,6 +5,7 @@
  */
 import type { Context } from "probot";
 import { enqueue, type HandlerDeps, hasVerdict, source } from "./hints.js";
+import { upstreamPullJobs } from "./upstream-hints.js";
 
 const ACTIONS = new Set(["opened", "reopened", "synchronize", "ready_for_review", "edited", "closed"]);
 
@@ -16,6 +17,7 @@ export function createPullRequestHandler(deps: HandlerDeps) {
     if (!from || !ACTIONS.has(payload.action)) return;
     const pr = payload.pull_request;
     const sameRepository = pr.head.repo?.full_name === payload.repository.full_name;
+    await enqueue(deps, ...upstreamPullJobs({ from, action: payload.action, number: pr.number }));
     if (payload.action === "closed" && pr.merged) {
       await enqueue(deps, { kind: "publish", ...from, number: pr.number, sameRepository });
       return;

@@ -6,6 +6,7 @@
  */
 import type { Context } from "probot";
 import { enqueue, type HandlerDeps, hasVerdict, source } from "./hints.js";
+import { upstreamPushJobs } from "./upstream-hints.js";
 
 /** The changed paths of a push (added, modified, removed over its commits), sorted. */
 function changedPaths(
@@ -22,6 +23,18 @@ export function createPushHandler(deps: HandlerDeps) {
   return async (context: Context<"push">): Promise<void> => {
     const { payload } = context;
     const from = source(payload, context.id);
+    if (from) {
+      await enqueue(
+        deps,
+        ...upstreamPushJobs({
+          from,
+          ref: payload.ref,
+          deleted: payload.deleted,
+          defaultBranch: payload.repository.default_branch,
+          changedPaths: changedPaths(payload.commits),
+        }),
+      );
+    }
     const branch = payload.ref.startsWith("refs/heads/")
       ? payload.ref.slice("refs/heads/".length)
       : undefined;

@@ -17,7 +17,7 @@ import { type FileTree, isYamlFile, KPTFILE } from "../pkg/files.js";
 import { seqIndentOf } from "../pkg/resource-io.js";
 import type { InjectionSelector, ValidVariant, VariantFunction } from "./package-variant.js";
 
-/** The Kptfile annotation naming the PackageVariant that owns a downstream package (`<file>#<name>`). */
+/** The Kptfile annotation naming the PackageVariant that owns a downstream package. */
 export const OWNER_ANNOTATION = "porchlight.dev/package-variant";
 /** Porch's annotation marking an injection point (`required` or `optional`). */
 export const CONFIG_INJECTION = "kpt.dev/config-injection";
@@ -177,7 +177,7 @@ function ensureMetadata(kptfile: Document, pv: ValidVariant): void {
     for (const k of Object.keys(values).sort()) map.set(str(k), str(values[k]));
   };
   set("labels", pv.spec.labels ?? {});
-  set("annotations", { ...pv.spec.annotations, [OWNER_ANNOTATION]: `${pv.file}#${pv.name}` });
+  set("annotations", { ...pv.spec.annotations, [OWNER_ANNOTATION]: pv.name });
 }
 
 function groupVersion(apiVersion: string): [string, string] {

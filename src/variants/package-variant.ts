@@ -6,8 +6,9 @@
  *
  * GitHub mapping: `upstream.repo` and `downstream.repo` name repositories of the installation
  * (`owner/name`, or `name` within the variant's owner); `upstream.revision` names a published
- * revision (`2` as in Porch's API, or `v2`: both mean the tag `<package>/v2`); a variant only
- * writes to the repository that holds it.
+ * revision (`2` as in Porch's API, or `v2`: both mean the tag `<package>/v2`), or, when absent, the
+ * newest one (the variant follows its upstream, as Porch's controller does); a variant only writes
+ * to the repository that holds it.
  */
 import { z } from "zod";
 
@@ -86,7 +87,8 @@ export interface PackageVariant {
 
 /** A PackageVariant after validation and defaulting. */
 export interface ValidVariant extends PackageVariant {
-  upstream: { repo: string; package: string; revision: number };
+  /** `revision` undefined: the newest published revision. */
+  upstream: { repo: string; package: string; revision: number | undefined };
   downstream: { repo: string; package: string };
   adoptionPolicy: "adoptNone" | "adoptExisting";
   deletionPolicy: "delete" | "orphan";
@@ -120,7 +122,7 @@ export function validateVariant(pv: PackageVariant, ownRepo: string): string[] {
   else {
     if (!s.upstream.repo) errs.push("missing required field spec.upstream.repo");
     if (!s.upstream.package) errs.push("missing required field spec.upstream.package");
-    if (revisionNumber(s.upstream.revision) === undefined) {
+    if (s.upstream.revision !== undefined && revisionNumber(s.upstream.revision) === undefined) {
       errs.push("spec.upstream.revision must name a published revision (2 or v2)");
     }
   }
@@ -171,7 +173,7 @@ export function toValidVariant(pv: PackageVariant, ownRepo: string): ValidVarian
     upstream: {
       repo: qualifyRepo(s.upstream!.repo!, ownRepo),
       package: s.upstream!.package!.replace(/^\/+|\/+$/g, ""),
-      revision: revisionNumber(s.upstream!.revision)!,
+      revision: revisionNumber(s.upstream!.revision),
     },
     downstream: { repo: ownRepo, package: s.downstream!.package!.replace(/^\/+|\/+$/g, "") },
     adoptionPolicy: s.adoptionPolicy === "adoptExisting" ? "adoptExisting" : "adoptNone",

@@ -13,6 +13,7 @@ describe("repository config", () => {
         directories: ["/"],
         convertFailingToDraft: true,
         enforceReadinessGates: true,
+        packageVariants: { directory: "package-variants/", injectors: "package-variant-injectors/" },
       },
     });
   });

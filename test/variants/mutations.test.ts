@@ -54,7 +54,7 @@ metadata:
   labels:
     team: payments
   annotations:
-    porchlight.dev/package-variant: package-variants/app-east.yaml#app-east
+    porchlight.dev/package-variant: app-east
 pipeline:
   mutators:
     - image: set-labels:v0.2

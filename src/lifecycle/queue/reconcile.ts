@@ -107,6 +107,8 @@ export async function reconcileRepository(options: {
     }
   }
   for (const job of enqueued) await deps.queue.enqueue(job);
+  // The downstream index and PackageVariants of the repository (and upstreams no webhook reports).
+  await deps.queue.enqueue({ kind: "upstream", ...base, task: { type: "index" } });
   if (enqueued.length > 0)
     deps.log.info(
       `reconcile ${repo.owner}/${repo.repo}: ${enqueued.length} job(s) for work nothing asked for`,

@@ -23,6 +23,8 @@ import { upsertComment } from "../revisions/comments.js";
 import { proposeRevision } from "../revisions/propose.js";
 import { publishRevision } from "../revisions/publish.js";
 import { normalizePrefix } from "../revisions/revisions.js";
+import { runUpstreamJob } from "../upstream/run-upstream-job.js";
+import type { UpstreamServices } from "../upstream/upstream-job.js";
 import type { Job, JobHandler, ReconcileJob, WorkQueue } from "./work-queue.js";
 import { jobKey } from "./work-queue.js";
 
@@ -40,6 +42,8 @@ export interface JobRunnerDeps {
   appId?: number | undefined;
   /** The reconciliation pass (./reconcile.ts), for `reconcile` jobs. */
   reconcile?: (job: ReconcileJob) => Promise<void>;
+  /** Upstream → downstream work (upgrade pull requests, PackageVariants), for `upstream` jobs. */
+  upstream?: UpstreamServices;
 }
 
 type RepoJob = Exclude<Job, ReconcileJob>;
@@ -82,6 +86,8 @@ function configErrorTarget(
       if (!pull) return undefined;
       return pull.state === "open" ? { sha: pull.headSha } : { comment: pull.number };
     }
+    case "upstream":
+      return undefined;
   }
 }
 
@@ -206,6 +212,9 @@ async function runRepoJob(job: RepoJob, deps: JobRunnerDeps): Promise<string> {
     }
     case "merge-group":
       return (await checkMergeGroup({ repo, headSha: job.headSha, baseSha: job.baseSha }, lifecycle)).kind;
+    case "upstream":
+      if (!deps.upstream) return "upstream work is not enabled";
+      return runUpstreamJob(job, { lifecycle, snapshot, services: deps.upstream });
     case "rerun": {
       const outcome = await rerunCheck(
         { repo, sha: job.sha, headBranch: job.headBranch, pullRequests: job.pullRequests, snapshot },

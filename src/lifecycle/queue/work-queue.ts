@@ -21,6 +21,7 @@
  *    hint that is already satisfied (the app's own render commit coming back as a push) costs no request.
  */
 import { GitHubError, isGitHubOutage, type RepoRef } from "../../github/port.js";
+import { type UpstreamJob, upstreamJobKey } from "../upstream/upstream-job.js";
 
 /** What every job carries: the installation whose token does the work, and the repository. */
 interface JobBase {
@@ -94,7 +95,8 @@ export type Job =
   | DefaultBranchJob
   | MergeGroupJob
   | RerunJob
-  | ReconcileJob;
+  | ReconcileJob
+  | UpstreamJob;
 
 /**
  * The deduplication key of a job: one per branch (`draft`), pull request (`pull-request`, `publish`),
@@ -105,6 +107,7 @@ export function jobKey(job: Job): string {
     return job.repo
       ? `reconcile:${job.installationId}:${job.repo.owner}/${job.repo.repo}`
       : `reconcile:${job.installationId}`;
+  if (job.kind === "upstream") return upstreamJobKey(job);
   const repo = `${job.repo.owner}/${job.repo.repo}`;
   switch (job.kind) {
     case "draft":

@@ -148,10 +148,17 @@ export function mergePackageResources(input: PackageMergeInput): FileTree {
     } else if (o && !d) continue;
     else if (d && u) {
       const found: MergeOverride[] = [];
-      const merged = merge3(
-        [d.doc.contents as YNode, o?.doc.contents as YNode | undefined, u.doc.contents as YNode],
-        { schemas: input.schemas, inferAssociativeLists: false, overrides: found },
-      );
+      let merged: YNode | undefined;
+      try {
+        merged = merge3(
+          [d.doc.contents as YNode, o?.doc.contents as YNode | undefined, u.doc.contents as YNode],
+          { schemas: input.schemas, inferAssociativeLists: false, overrides: found },
+        );
+      } catch (err) {
+        if (!(err instanceof MergeError)) throw err;
+        const meta = resourceMeta(d.doc);
+        throw new MergeError(`${d.path}: ${meta.kind} ${meta.name}: ${err.message}`);
+      }
       if (merged === undefined) continue;
       d.doc.contents = merged;
       output.push(d);

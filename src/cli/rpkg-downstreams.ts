@@ -1,0 +1,141 @@
+/**
+ * `porchlight rpkg get --repo O/R --downstreams [--name P] [--in O/R2,O/R3]`: the graph of a
+ * repository's packages — for each package, the downstream packages cloned from it (in the
+ * repositories of the same owner, or those given with `--in`) and the revision each is on.
+ *
+ * ```
+ * PACKAGE   LATEST   DOWNSTREAM              REVISION   BEHIND   VARIANT
+ * base      v3       acme/deploy/east/app    v2         1        -
+ * base      v3       acme/deploy/west/app    v3         0        west
+ * ```
+ */
+import { parseArgs } from "node:util";
+import { upstreamOperations } from "../github/octokit/upstream.js";
+import type { RepoRef } from "../github/port.js";
+import { createRestClient, createRestPort, parseRepoSlug } from "../github/rest-client.js";
+import { latestRevision } from "../lifecycle/revisions/revisions.js";
+import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/upstream/downstream-index.js";
+import { repoKey } from "../lifecycle/upstream/upstream-source.js";
+import { OWNER_ANNOTATION } from "../variants/mutations.js";
+import type { CliIo } from "./rpkg-get.js";
+
+const USAGE =
+  "usage: porchlight rpkg get --repo <owner/repo> --downstreams [--name <package>] [--in <owner/repo,...>]";
+
+/** One row of the view. */
+export interface DownstreamRow {
+  package: string;
+  latest: number | undefined;
+  downstream: string;
+  revision: number | undefined;
+  variant: string | undefined;
+}
+
+/** Formats rows like kubectl's table printer. */
+export function formatDownstreams(rows: readonly DownstreamRow[]): string {
+  const header = ["PACKAGE", "LATEST", "DOWNSTREAM", "REVISION", "BEHIND", "VARIANT"];
+  const v = (n: number | undefined) => (n === undefined ? "-" : `v${n}`);
+  const cells = rows.map((r) => [
+    r.package || ".",
+    v(r.latest),
+    r.downstream,
+    v(r.revision),
+    r.latest !== undefined && r.revision !== undefined ? String(Math.max(0, r.latest - r.revision)) : "-",
+    r.variant ?? "-",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  return `${[header, ...cells]
+    .map((line) =>
+      line
+        .map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i] + 3)))
+        .join("")
+        .trimEnd(),
+    )
+    .join("\n")}\n`;
+}
+
+/** The host upstream URLs name for the API the CLI talks to (`GITHUB_API_URL`). */
+function hostOf(env: CliIo["env"]): string {
+  const api = env.GITHUB_API_URL?.trim();
+  if (!api) return "github.com";
+  const url = new URL(api);
+  return url.host === "api.github.com" ? "github.com" : url.host;
+}
+
+/** The command with injectable I/O; returns the exit code. */
+export async function runRpkgDownstreams(argv: string[], io: CliIo): Promise<number> {
+  let values: { repo?: string; name?: string; in?: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { repo: { type: "string" }, name: { type: "string" }, in: { type: "string" } },
+      strict: true,
+    }));
+  } catch (error) {
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  let target: RepoRef;
+  let scan: RepoRef[] | undefined;
+  try {
+    target = parseRepoSlug(values.repo);
+    scan = values.in?.split(",").map((s) => parseRepoSlug(s.trim()));
+  } catch (error) {
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const port = { ...createRestPort(io.env), ...upstreamOperations(createRestClient(io.env)) };
+    const host = hostOf(io.env);
+    const repos = scan ?? (await port.listOwnerRepositories({ owner: target.owner }));
+    const entries: DownstreamEntry[] = [];
+    for (const repo of repos) {
+      const info = await port.readRepository({ repo });
+      const sha = await port.readBranchHead({ repo, branch: info.defaultBranch });
+      if (!sha) continue;
+      const tree = await port.readTree({ repo, sha });
+      const kptfiles = tree.entries.filter(
+        (e) => e.type === "blob" && (e.path === "Kptfile" || e.path.endsWith("/Kptfile")),
+      );
+      const blobs = await port.readBlobs({
+        repo,
+        blobs: kptfiles.map((e) => ({ sha: e.sha, size: e.size })),
+      });
+      entries.push(
+        ...downstreamsInRepository({
+          repo: `${repo.owner}/${repo.repo}`,
+          host,
+          ownerAnnotation: OWNER_ANNOTATION,
+          kptfiles: new Map(
+            kptfiles.map((e) => [e.path, Buffer.from(blobs.get(e.sha) ?? []).toString("utf8")]),
+          ),
+        }),
+      );
+    }
+    const mine = entries.filter(
+      (e) =>
+        e.upstream.repo === repoKey(`${target.owner}/${target.repo}`) &&
+        (values.name === undefined || e.upstream.package === values.name),
+    );
+    const tags =
+      mine.length > 0 ? (await port.listTags({ repo: target, prefix: "" })).map((t) => t.name) : [];
+    const rows = mine
+      .map((e) => ({
+        package: e.upstream.package,
+        latest: latestRevision(tags, e.upstream.package),
+        downstream: `${e.repo}/${e.package}`,
+        revision: e.lock.revision,
+        variant: e.variant,
+      }))
+      .sort((a, b) =>
+        a.package === b.package ? (a.downstream < b.downstream ? -1 : 1) : a.package < b.package ? -1 : 1,
+      );
+    io.stdout(formatDownstreams(rows));
+    return 0;
+  } catch (error) {
+    io.stderr(
+      `porchlight rpkg get --downstreams: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The upstream → downstream hints of webhooks (thin, no GitHub call): a revision tag pushed
+ * (`<package>/v<N>`, by porchlight's publish or a person) → its downstreams may need an upgrade; a
+ * push to the default branch that changes YAML or a Kptfile → the repository's downstream index and
+ * PackageVariants may need a look; a push to a draft branch → an app draft (upgrade or variant) may
+ * need its report again; a pull request → its blast radius.
+ */
+import type { RepoRef } from "../github/port.js";
+import type { UpstreamJob } from "../lifecycle/upstream/upstream-job.js";
+
+const REVISION_TAG = /^refs\/tags\/(.+)\/v\d+$/;
+
+/** The upstream jobs a `push` asks for. */
+export function upstreamPushJobs(options: {
+  from: { repo: RepoRef; installationId: number };
+  ref: string;
+  deleted: boolean;
+  defaultBranch: string | undefined;
+  changedPaths: readonly string[];
+}): UpstreamJob[] {
+  const { from, ref } = options;
+  if (options.deleted) return [];
+  const tag = REVISION_TAG.exec(ref);
+  if (tag) return [{ kind: "upstream", ...from, task: { type: "published", package: tag[1] } }];
+  if (!ref.startsWith("refs/heads/")) return [];
+  const branch = ref.slice("refs/heads/".length);
+  if (branch === options.defaultBranch) {
+    const relevant = options.changedPaths.some(
+      (p) => p === "Kptfile" || p.endsWith("/Kptfile") || p.endsWith(".yaml") || p.endsWith(".yml"),
+    );
+    return relevant ? [{ kind: "upstream", ...from, task: { type: "index" } }] : [];
+  }
+  const workspace = branch.slice(branch.lastIndexOf("/") + 1);
+  if (workspace === "upstream-upgrade" || workspace.startsWith("variant-")) {
+    return [{ kind: "upstream", ...from, task: { type: "draft", branch } }];
+  }
+  return [];
+}
+
+/** The upstream job a `pull_request` asks for (its blast radius, while it is open). */
+export function upstreamPullJobs(options: {
+  from: { repo: RepoRef; installationId: number };
+  action: string;
+  number: number;
+}): UpstreamJob[] {
+  if (!["opened", "reopened", "synchronize", "ready_for_review"].includes(options.action)) return [];
+  return [{ kind: "upstream", ...options.from, task: { type: "blast-radius", number: options.number } }];
+}

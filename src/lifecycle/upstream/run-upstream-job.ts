@@ -1,0 +1,146 @@
+/**
+ * Runs an `upstream` job (see ./upstream-job.ts): one repository, its state read when the job starts.
+ */
+import type { RepoRef, RepoSnapshot } from "../../github/port.js";
+import { hasUpstreamExtras } from "../../github/upstream-extras.js";
+import { OWNER_ANNOTATION } from "../../variants/mutations.js";
+import { reconcileVariants } from "../../variants/reconcile-variants.js";
+import type { LifecycleDeps } from "../deps.js";
+import { latestRevision, parseDraftBranch } from "../revisions/revisions.js";
+import { reportBlastRadius } from "./blast-radius.js";
+import { type DownstreamEntry, downstreamsInRepository } from "./downstream-index.js";
+import { UPGRADE_WORKSPACE, type UpstreamDeps, upgradeDownstream } from "./upgrade-downstream.js";
+import type { UpstreamJob, UpstreamServices } from "./upstream-job.js";
+import { readPackageFiles, type UpstreamPort } from "./upstream-port.js";
+import { repoKey } from "./upstream-source.js";
+
+/** Re-reads a repository's Kptfiles (default branch head) into the index; returns its entries. */
+export async function refreshIndex(options: {
+  installationId: number;
+  repo: RepoRef;
+  sha: string;
+  port: UpstreamPort;
+  services: UpstreamServices;
+}): Promise<DownstreamEntry[]> {
+  const { repo, port, services } = options;
+  const tree = await port.readTree({ repo, sha: options.sha });
+  const kptfiles = tree.entries.filter(
+    (e) => e.type === "blob" && (e.path === "Kptfile" || e.path.endsWith("/Kptfile")),
+  );
+  const blobs = await port.readBlobs({ repo, blobs: kptfiles.map((e) => ({ sha: e.sha, size: e.size })) });
+  const texts = new Map(kptfiles.map((e) => [e.path, Buffer.from(blobs.get(e.sha) ?? []).toString("utf8")]));
+  const entries = downstreamsInRepository({
+    repo: `${repo.owner}/${repo.repo}`,
+    kptfiles: texts,
+    host: services.host,
+    ownerAnnotation: OWNER_ANNOTATION,
+  });
+  await services.index.setRepository(options.installationId, `${repo.owner}/${repo.repo}`, entries);
+  return entries;
+}
+
+/** The job that moves a downstream forward: its variant's reconciliation, or its upgrade pull request. */
+function followUp(installationId: number, d: DownstreamEntry): UpstreamJob {
+  const repo = toRepo(d.repo);
+  return d.variant
+    ? { kind: "upstream", installationId, repo, task: { type: "variants" } }
+    : { kind: "upstream", installationId, repo, task: { type: "downstream", package: d.package } };
+}
+
+function toRepo(key: string): RepoRef {
+  const [owner, repo] = key.split("/");
+  return { owner, repo };
+}
+
+/** Runs one upstream job; returns a line for the log. */
+export async function runUpstreamJob(
+  job: UpstreamJob,
+  options: { lifecycle: LifecycleDeps; snapshot: RepoSnapshot; services: UpstreamServices },
+): Promise<string> {
+  const { lifecycle, snapshot, services } = options;
+  if (!hasUpstreamExtras(lifecycle.port)) return "the port cannot write drafts";
+  const port: UpstreamPort = lifecycle.port;
+  const deps: UpstreamDeps = { ...lifecycle, port, host: services.host, webBase: services.webBase };
+  const { repo, installationId } = job;
+  const sha = snapshot.defaultBranchSha;
+  const task = job.task;
+  switch (task.type) {
+    case "published": {
+      const downstreams = await services.index.downstreamsOf(
+        installationId,
+        repoKey(`${repo.owner}/${repo.repo}`),
+        task.package,
+      );
+      for (const d of downstreams) await services.queue.enqueue(followUp(installationId, d));
+      return `${downstreams.length} downstream(s) of ${task.package}`;
+    }
+    case "downstream": {
+      if (!sha) return "empty repository";
+      const outcome = await upgradeDownstream(
+        { repo, pkg: task.package, defaultBranch: snapshot.defaultBranch, defaultSha: sha },
+        deps,
+      );
+      return `${task.package}: ${outcome.kind}`;
+    }
+    case "index": {
+      if (!sha) return "empty repository";
+      const entries = await refreshIndex({ installationId, repo, sha, port, services });
+      // Each distinct upstream package's newest revision, once; downstreams behind it get a job.
+      const latest = new Map<string, number | undefined>();
+      let behind = 0;
+      for (const e of entries) {
+        const key = `${e.upstream.repo}\u0000${e.upstream.package}`;
+        if (!latest.has(key)) {
+          const tags = await port.listTags({
+            repo: toRepo(e.upstream.repo),
+            prefix: e.upstream.package ? `${e.upstream.package}/v` : "v",
+          });
+          latest.set(
+            key,
+            latestRevision(
+              tags.map((t) => t.name),
+              e.upstream.package,
+            ),
+          );
+        }
+        const newest = latest.get(key);
+        if (newest === undefined || e.lock.revision === undefined || newest <= e.lock.revision) continue;
+        behind++;
+        await services.queue.enqueue(followUp(installationId, e));
+      }
+      const variantsDir = lifecycle.config.packageVariants.directory.replace(/^\/+|\/+$/g, "");
+      const tree = await readPackageFiles({ port, repo, sha, dir: variantsDir });
+      if (tree.files.size > 0) {
+        await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
+      }
+      return `${entries.length} downstream package(s), ${behind} behind`;
+    }
+    case "variants": {
+      if (!sha) return "empty repository";
+      const report = await reconcileVariants(
+        { repo, defaultBranch: snapshot.defaultBranch, defaultSha: sha },
+        deps,
+      );
+      return report;
+    }
+    case "draft": {
+      if (!sha) return "empty repository";
+      const draft = parseDraftBranch(task.branch, { draftPrefix: lifecycle.config.draftBranchPrefix });
+      if (!draft) return "not a draft";
+      if (draft.workspace === UPGRADE_WORKSPACE) {
+        const outcome = await upgradeDownstream(
+          { repo, pkg: draft.packagePath, defaultBranch: snapshot.defaultBranch, defaultSha: sha },
+          deps,
+        );
+        return `${draft.packagePath}: ${outcome.kind}`;
+      }
+      await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
+      return "variants";
+    }
+    case "blast-radius":
+      return reportBlastRadius(
+        { repo, number: task.number, installationId },
+        { ...deps, index: services.index },
+      );
+  }
+}

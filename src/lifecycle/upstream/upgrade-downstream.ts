@@ -1,0 +1,352 @@
+/**
+ * Upgrade pull requests (Porch's upgrade, as a GitHub pull request). For one downstream package —
+ * level-triggered, from what GitHub holds now:
+ * 1. read the package on the default branch and its Kptfile's upstream and lock;
+ * 2. find the upstream package's newest published revision (`<package>/v<N>` tags of the upstream
+ *    repository — in the installation or a public repository on the same host);
+ * 3. if the package is behind, compute the upgrade: kpt's update with the Kptfile's strategy
+ *    (default resource-merge), from the locked revision to `v<N>`; a merge that cannot be done is a
+ *    failed `porchlight/upgrade` run on the default branch's head, and no draft;
+ * 4. write it to the draft `drafts/<package>/upstream-upgrade` (one per downstream: a newer revision
+ *    updates it, unless a person pushed to it — then a comment instead) and open or update its pull
+ *    request; the draft is rendered like any other;
+ * 5. report the local edits the merge overrides: a `porchlight/upgrade` run on the app's commit and on
+ *    its render (warnings at each field) and a list in the pull request body.
+ */
+import path from "node:path/posix";
+import type { RepoRef } from "../../github/port.js";
+import type { FileTree } from "../../pkg/files.js";
+import { parseKptfile } from "../../pkg/kptfile.js";
+import { defaultMergeSchemas } from "../../pkg/merge3/default-schemas.js";
+import type { ResourceOverride } from "../../pkg/merge3/package-merge.js";
+import {
+  type FetchedPackage,
+  type UpstreamFetcher,
+  type UpstreamSpec,
+  updatePackage,
+} from "../../pkg/update.js";
+import {
+  overrideAnnotations,
+  UPGRADE_CHECK_NAME,
+  UPGRADE_HELD_MARKER,
+  type UpgradeState,
+  upgradeCheckOutput,
+  upgradeFailureOutput,
+  upgradeHeldComment,
+  upgradePullBody,
+  upgradePullTitle,
+} from "../../report/upgrade.js";
+import { OWNER_ANNOTATION } from "../../variants/mutations.js";
+import type { LifecycleDeps } from "../deps.js";
+import { upsertComment } from "../revisions/comments.js";
+import { formatDraftBranch, latestRevision } from "../revisions/revisions.js";
+import { appCommitOf, sameFiles, writeDraft } from "./app-draft.js";
+import { GitHubUpstreamFetcher, readPackageFiles, type UpstreamPort } from "./upstream-port.js";
+import {
+  packageOfDirectory,
+  parseUpstreamUrl,
+  refForRevision,
+  repoKey,
+  revisionOfRef,
+} from "./upstream-source.js";
+
+/** The workspace of upgrade drafts (never a revision `v<N>`). */
+export const UPGRADE_WORKSPACE = "upstream-upgrade";
+
+/** What the upstream use-cases need beyond {@link LifecycleDeps}. */
+export interface UpstreamDeps extends Omit<LifecycleDeps, "port"> {
+  port: UpstreamPort;
+  /** The GitHub host upstream URLs are read against (`github.com`, a GHE host, `127.0.0.1:8080`). */
+  host: string;
+  /** The web base URL of that host (`https://github.com`): what clones write as `upstream.git.repo`. */
+  webBase: string;
+}
+
+/** What {@link upgradeDownstream} did. */
+export type UpgradeOutcome =
+  | { kind: "not-downstream" | "not-on-revision" | "up-to-date" | "no-revision" | "owned-by-variant" }
+  | { kind: "failed"; message: string }
+  | { kind: "held"; to: number }
+  | { kind: "proposed" | "updated" | "current"; to: number; pull: number | undefined; overrides: number };
+
+/** The computed upgrade of a package (nothing written yet). */
+export interface ComputedUpgrade {
+  files: FileTree;
+  overrides: ResourceOverride[];
+  state: Omit<UpgradeState, "commit">;
+  strategy: string;
+  upstreamChanges: { added: string[]; modified: string[]; removed: string[] };
+}
+
+/** Upstream reads that remember what was fetched (to describe what changed upstream). */
+class RecordingFetcher implements UpstreamFetcher {
+  readonly fetched: FetchedPackage[] = [];
+  constructor(private readonly inner: UpstreamFetcher) {}
+  async fetch(spec: UpstreamSpec): Promise<FetchedPackage> {
+    const result = await this.inner.fetch(spec);
+    this.fetched.push(result);
+    return result;
+  }
+}
+
+function diffFiles(before: FileTree, after: FileTree) {
+  const added = [...after.keys()].filter((f) => !before.has(f)).sort();
+  const removed = [...before.keys()].filter((f) => !after.has(f)).sort();
+  const modified = [...after.keys()]
+    .filter((f) => before.has(f) && !before.get(f)!.equals(after.get(f)!))
+    .sort();
+  return { added, modified, removed };
+}
+
+/** Where a downstream package's upstream is, and where it stands. */
+export interface DownstreamStatus {
+  files: FileTree;
+  executables: Set<string>;
+  upstream: RepoRef;
+  upstreamPackage: string;
+  ref: string | undefined;
+  strategy: string;
+  /** The PackageVariant that owns the package: it, not an upgrade pull request, moves the package. */
+  variant: string | undefined;
+  current: number | undefined;
+  latest: number | undefined;
+}
+
+/** Reads a downstream package and the newest published revision of its upstream. */
+export async function downstreamStatus(options: {
+  port: UpstreamPort;
+  host: string;
+  repo: RepoRef;
+  pkg: string;
+  sha: string;
+}): Promise<DownstreamStatus | undefined> {
+  const { port } = options;
+  const local = await readPackageFiles({ port, repo: options.repo, sha: options.sha, dir: options.pkg });
+  const kf = local.files.get("Kptfile");
+  if (!kf) return undefined;
+  let kptfile: ReturnType<typeof parseKptfile>["kptfile"];
+  try {
+    kptfile = parseKptfile(path.join(options.pkg, "Kptfile"), kf).kptfile;
+  } catch {
+    return undefined;
+  }
+  const git = kptfile.upstream?.git;
+  const up = git?.repo ? parseUpstreamUrl(git.repo, options.host) : undefined;
+  const variant = kptfile.metadata?.annotations?.[OWNER_ANNOTATION];
+  if (!git || !up) return undefined;
+  const upstream = { owner: up.owner, repo: up.name };
+  const upstreamPackage = packageOfDirectory(git.directory);
+  const tags = await port.listTags({
+    repo: upstream,
+    prefix: upstreamPackage ? `${upstreamPackage}/v` : "v",
+  });
+  return {
+    files: local.files,
+    executables: local.executables,
+    upstream,
+    upstreamPackage,
+    ref: git.ref,
+    strategy: kptfile.upstream?.updateStrategy ?? "resource-merge",
+    variant,
+    current: revisionOfRef(kptfile.upstreamLock?.git?.ref, upstreamPackage),
+    latest: latestRevision(
+      tags.map((t) => t.name),
+      upstreamPackage,
+    ),
+  };
+}
+
+/**
+ * Computes the upgrade of a downstream package to revision `to` (kpt's update). Throws the update's
+ * error (`MergeError`, `UpdateError`, ...) when it cannot be done.
+ */
+export async function computeUpgrade(options: {
+  port: UpstreamPort;
+  host: string;
+  pkg: string;
+  status: DownstreamStatus;
+  to: number;
+  /** The ref to update to; default: revision `to` in the Kptfile's ref style. */
+  ref?: string;
+  /** Upstream reads; default: the port. */
+  fetcher?: UpstreamFetcher;
+}): Promise<ComputedUpgrade> {
+  const { status, to, pkg } = options;
+  const fetcher = new RecordingFetcher(
+    options.fetcher ?? new GitHubUpstreamFetcher({ port: options.port, host: options.host }),
+  );
+  const result = await updatePackage({
+    files: status.files,
+    name: path.basename(pkg) || "package",
+    ref: options.ref ?? refForRevision(status.ref, status.upstreamPackage, to),
+    strategy: status.strategy,
+    fetcher,
+    schemas: defaultMergeSchemas(),
+  });
+  const [updated, origin] = fetcher.fetched;
+  return {
+    files: result.files,
+    overrides: result.overrides,
+    strategy: status.strategy,
+    state: {
+      package: pkg,
+      upstream: {
+        repo: repoKey(`${status.upstream.owner}/${status.upstream.repo}`),
+        package: status.upstreamPackage,
+      },
+      from: status.current,
+      to,
+      overrides: result.overrides,
+    },
+    upstreamChanges: diffFiles(origin?.files ?? new Map(), updated?.files ?? new Map()),
+  };
+}
+
+function externalId(pkg: string, to: number): string {
+  return `upgrade ${pkg} to=v${to}`;
+}
+
+/** Posts the `porchlight/upgrade` run of an upgrade on `sha` (warnings located in that commit's files). */
+async function postUpgradeCheck(options: {
+  deps: UpstreamDeps;
+  repo: RepoRef;
+  sha: string;
+  state: UpgradeState;
+}): Promise<void> {
+  const { deps, repo, sha, state } = options;
+  const files = (await readPackageFiles({ port: deps.port, repo, sha, dir: state.package })).files;
+  const annotations = overrideAnnotations({
+    overrides: state.overrides,
+    packagePath: state.package,
+    text: (file) => files.get(state.package ? file.slice(state.package.length + 1) : file)?.toString("utf8"),
+  });
+  await deps.port.createCheckRun({
+    repo,
+    name: UPGRADE_CHECK_NAME,
+    headSha: sha,
+    status: "completed",
+    conclusion: state.overrides.length > 0 ? "neutral" : "success",
+    output: upgradeCheckOutput(state, annotations),
+    externalId: externalId(state.package, state.to),
+  });
+}
+
+/** One downstream package: see the module comment. */
+export async function upgradeDownstream(
+  input: { repo: RepoRef; pkg: string; defaultBranch: string; defaultSha: string },
+  deps: UpstreamDeps,
+): Promise<UpgradeOutcome> {
+  const { repo, pkg, defaultSha } = input;
+  const { port } = deps;
+  if (pkg === "") return { kind: "not-downstream" };
+  const status = await downstreamStatus({ port, host: deps.host, repo, pkg, sha: defaultSha });
+  if (!status) return { kind: "not-downstream" };
+  if (status.variant) return { kind: "owned-by-variant" };
+  if (status.current === undefined) return { kind: "not-on-revision" };
+  if (status.latest === undefined) return { kind: "no-revision" };
+  if (status.latest <= status.current) return { kind: "up-to-date" };
+  const to = status.latest;
+
+  let upgrade: ComputedUpgrade;
+  try {
+    upgrade = await computeUpgrade({ port, host: deps.host, pkg, status, to });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const id = `upgrade-failed ${pkg} to=v${to}`;
+    const runs = await port.listCheckRuns({ repo, sha: defaultSha, name: UPGRADE_CHECK_NAME });
+    if (!runs.some((r) => r.externalId === id)) {
+      await port.createCheckRun({
+        repo,
+        name: UPGRADE_CHECK_NAME,
+        headSha: defaultSha,
+        status: "completed",
+        conclusion: "failure",
+        output: upgradeFailureOutput({ pkg, upstream: status.upstreamPackage, to, message }),
+        externalId: id,
+      });
+    }
+    return { kind: "failed", message };
+  }
+
+  const branch = formatDraftBranch(
+    { packagePath: pkg, workspace: UPGRADE_WORKSPACE },
+    { draftPrefix: deps.config.draftBranchPrefix },
+  );
+  const pulls = await port.listPullRequests({ repo, state: "open", base: input.defaultBranch });
+  const pull = pulls.find((p) => p.headRef === branch && p.sameRepository);
+  const headSha = await port.readBranchHead({ repo, branch });
+  if (headSha) {
+    const snapshot = await port.readSnapshot({ repo, configPath: ".github/porchlight.yml", branch });
+    const head = snapshot.branch ?? { sha: headSha, message: "" };
+    const ours = await appCommitOf({ port, repo, head, checkName: UPGRADE_CHECK_NAME, appId: deps.appId });
+    if (!ours) {
+      if (pull) {
+        await upsertComment({
+          port,
+          repo,
+          issueNumber: pull.number,
+          marker: UPGRADE_HELD_MARKER,
+          body: upgradeHeldComment({ to, pkg: status.upstreamPackage }),
+        });
+      }
+      return { kind: "held", to };
+    }
+    const written = (await readPackageFiles({ port, repo, sha: ours.sha, dir: pkg })).files;
+    if (sameFiles(written, upgrade.files)) {
+      // The draft holds this upgrade: its head (the render of the app's commit) gets the report too.
+      const state: UpgradeState = { ...upgrade.state, commit: ours.sha };
+      if (head.sha !== ours.sha) {
+        const runs = await port.listCheckRuns({ repo, sha: head.sha, name: UPGRADE_CHECK_NAME });
+        if (runs.length === 0) await postUpgradeCheck({ deps, repo, sha: head.sha, state });
+      }
+      const number =
+        pull?.number ?? (await openPull({ deps, repo, branch, base: input.defaultBranch, upgrade, state }));
+      return { kind: "current", to, pull: number, overrides: upgrade.overrides.length };
+    }
+  }
+  const write = await writeDraft({
+    port,
+    repo,
+    branch,
+    baseSha: defaultSha,
+    dir: pkg,
+    files: upgrade.files,
+    executables: status.executables,
+    message: `Upgrade ${pkg} to ${status.upstreamPackage}/v${to}\n\nUpstream ${upgrade.state.upstream.repo} ${status.upstreamPackage}: v${status.current} → v${to} (kpt pkg update, ${upgrade.strategy}).\n`,
+  });
+  if (write.kind === "superseded")
+    throw new Error(`${branch} moved while it was written; the next run retries`);
+  const commit = write.sha;
+  const state: UpgradeState = { ...upgrade.state, commit };
+  await postUpgradeCheck({ deps, repo, sha: commit, state });
+  if (pull) {
+    await port.updatePullRequest({
+      repo,
+      number: pull.number,
+      title: upgradePullTitle(state),
+      body: upgradePullBody({ state, strategy: upgrade.strategy, upstreamChanges: upgrade.upstreamChanges }),
+    });
+    return { kind: "updated", to, pull: pull.number, overrides: upgrade.overrides.length };
+  }
+  const number = await openPull({ deps, repo, branch, base: input.defaultBranch, upgrade, state });
+  return { kind: "proposed", to, pull: number, overrides: upgrade.overrides.length };
+}
+
+async function openPull(options: {
+  deps: UpstreamDeps;
+  repo: RepoRef;
+  branch: string;
+  base: string;
+  upgrade: ComputedUpgrade;
+  state: UpgradeState;
+}): Promise<number> {
+  const { deps, repo, upgrade, state } = options;
+  const created = await deps.port.createPullRequest({
+    repo,
+    head: options.branch,
+    base: options.base,
+    title: upgradePullTitle(state),
+    body: upgradePullBody({ state, strategy: upgrade.strategy, upstreamChanges: upgrade.upstreamChanges }),
+  });
+  return created.number;
+}

@@ -1,0 +1,66 @@
+/**
+ * The `porchlight/downstreams` check on a proposed upstream change: the downstream packages a
+ * publish would upgrade, and for each what the upgrade would do (a dry run). Pure.
+ */
+import type { CheckOutput } from "../github/port.js";
+import type { ResourceOverride } from "../pkg/merge3/package-merge.js";
+import { truncateSummary } from "./check-summary.js";
+import { formatFieldPath } from "./upgrade.js";
+
+/** The check run's name. */
+export const BLAST_RADIUS_CHECK_NAME = "porchlight/downstreams";
+
+/** One downstream of a proposed change. */
+export interface BlastRadiusRow {
+  upstreamPackage: string;
+  /** `owner/repo/package`. */
+  downstream: string;
+  /** The revision it is on. */
+  revision: number | undefined;
+  overrides: ResourceOverride[];
+  /** Why the upgrade would fail. */
+  error?: string;
+}
+
+/** The check output listing `rows`. */
+export function blastRadiusOutput(rows: readonly BlastRadiusRow[]): CheckOutput {
+  const failing = rows.filter((r) => r.error).length;
+  const overriding = rows.filter((r) => !r.error && r.overrides.length > 0).length;
+  const lines = [
+    `Publishing this change would open an upgrade pull request in ${rows.length} downstream package${rows.length === 1 ? "" : "s"}.`,
+    "",
+    "| downstream | on | upgrade |",
+    "| --- | --- | --- |",
+    ...rows.map((r) => {
+      const verdict = r.error
+        ? `❌ would fail: ${r.error.replace(/\n/g, " ").replace(/\|/g, "\\|")}`
+        : r.overrides.length > 0
+          ? `⚠️ overrides ${r.overrides.length} local edit${r.overrides.length === 1 ? "" : "s"}`
+          : "✅ keeps every local edit";
+      return `| \`${r.downstream}\` | ${r.revision === undefined ? "-" : `\`${r.upstreamPackage}/v${r.revision}\``} | ${verdict} |`;
+    }),
+  ];
+  const details = rows.filter((r) => !r.error && r.overrides.length > 0);
+  if (details.length > 0) {
+    lines.push("", "### Local edits a publish would override");
+    for (const r of details) {
+      lines.push("", `\`${r.downstream}\`:`);
+      for (const o of r.overrides) {
+        lines.push(
+          o.kind === "removed"
+            ? `- \`${o.file}\` ${o.resource.kind}/${o.resource.name} \`${formatFieldPath(o.path)}\`: \`${o.local}\` removed`
+            : `- \`${o.file}\` ${o.resource.kind}/${o.resource.name} \`${formatFieldPath(o.path)}\`: \`${o.local}\` → \`${o.upstream}\``,
+        );
+      }
+    }
+  }
+  return {
+    title:
+      failing > 0
+        ? `${failing} downstream upgrade${failing === 1 ? "" : "s"} would fail`
+        : overriding > 0
+          ? `${overriding} downstream${overriding === 1 ? "" : "s"} would lose local edits`
+          : `${rows.length} downstream${rows.length === 1 ? "" : "s"} would upgrade cleanly`,
+    summary: truncateSummary(lines.join("\n")),
+  };
+}

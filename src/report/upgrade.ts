@@ -1,0 +1,171 @@
+/**
+ * What users read about upstream upgrades: the upgrade pull request (from which revision to which,
+ * what changed upstream, which local edits the merge overrides), the `porchlight/upgrade` check run
+ * (a warning annotation at each overridden field) and a failed merge. Pure; the machine-readable
+ * state of an upgrade pull request travels in a hidden marker of its body.
+ */
+import type { CheckAnnotation, CheckOutput } from "../github/port.js";
+import type { ResourceOverride } from "../pkg/merge3/package-merge.js";
+import { locateInYaml } from "./yaml-position.js";
+
+/** The check run reporting what an upgrade overrides. */
+export const UPGRADE_CHECK_NAME = "porchlight/upgrade";
+/** Marker of the comment telling that a person's push stopped automatic updates. */
+export const UPGRADE_HELD_MARKER = "<!-- porchlight:upgrade-held -->";
+const MARKER_PREFIX = "<!-- porchlight:upgrade ";
+
+/** What an upgrade pull request records about itself. */
+export interface UpgradeState {
+  /** Downstream package path. */
+  package: string;
+  /** Upstream repository (`owner/name`) and package. */
+  upstream: { repo: string; package: string };
+  /** Revision numbers: the one the downstream is on, the one the pull request upgrades to. */
+  from: number | undefined;
+  to: number;
+  /** The upgrade commit the app wrote (a later head that is not its render means a person pushed). */
+  commit: string;
+  /** Local edits the merge overrode. */
+  overrides: ResourceOverride[];
+}
+
+/** The hidden marker holding an {@link UpgradeState}. */
+export function formatUpgradeMarker(state: UpgradeState): string {
+  return `${MARKER_PREFIX}${JSON.stringify(state).replace(/>/g, "\\u003e").replace(/--/g, "-\\u002d")} -->`;
+}
+
+/** Reads the marker of a pull request body; undefined when absent or unreadable. */
+export function parseUpgradeMarker(body: string | undefined): UpgradeState | undefined {
+  const start = body?.indexOf(MARKER_PREFIX) ?? -1;
+  if (!body || start < 0) return undefined;
+  const end = body.indexOf(" -->", start);
+  try {
+    return JSON.parse(body.slice(start + MARKER_PREFIX.length, end)) as UpgradeState;
+  } catch {
+    return undefined;
+  }
+}
+
+function rev(n: number | undefined, pkg: string): string {
+  return n === undefined ? "an unpublished revision" : `\`${pkg}/v${n}\``;
+}
+
+/** A field path as users read it: `spec.containers[name=web].image`. */
+export function formatFieldPath(path: readonly string[]): string {
+  return path.join(".").replace(/\.\[/g, "[");
+}
+
+function describeOverride(o: ResourceOverride): string {
+  const where = `\`${o.file}\` ${o.resource.kind}/${o.resource.name} \`${formatFieldPath(o.path)}\``;
+  return o.kind === "removed"
+    ? `${where}: your \`${o.local}\` is removed (upstream removed the field)`
+    : `${where}: your \`${o.local}\` becomes upstream's \`${o.upstream}\` (was \`${o.original}\`)`;
+}
+
+/** The upgrade pull request's title. */
+export function upgradePullTitle(state: UpgradeState): string {
+  return `Upgrade ${state.package} to ${state.upstream.package}/v${state.to} (${state.upstream.repo})`;
+}
+
+/** The upgrade pull request's body. */
+export function upgradePullBody(options: {
+  state: UpgradeState;
+  strategy: string;
+  upstreamChanges: { added: string[]; modified: string[]; removed: string[] };
+}): string {
+  const { state, upstreamChanges } = options;
+  const lines = [
+    `Upstream \`${state.upstream.repo}\` published ${rev(state.to, state.upstream.package)}; \`${state.package}\` is on ${rev(state.from, state.upstream.package)}.`,
+    `This draft holds \`${state.package}\` updated with kpt's \`${options.strategy}\` strategy and rendered like any draft.`,
+    "",
+    "### What changed upstream",
+  ];
+  const changed = [
+    ...upstreamChanges.added.map((f) => `- added \`${f}\``),
+    ...upstreamChanges.modified.map((f) => `- modified \`${f}\``),
+    ...upstreamChanges.removed.map((f) => `- removed \`${f}\``),
+  ];
+  lines.push(...(changed.length > 0 ? changed : ["- no file changed"]));
+  lines.push("", "### Local edits this upgrade overrides");
+  if (state.overrides.length === 0) lines.push("None: every local edit is kept.");
+  else {
+    lines.push(
+      "Both upstream and this package changed these fields; kpt's resource-merge takes upstream's value. Review each one (they are also warnings on the `porchlight/upgrade` check):",
+      "",
+      ...state.overrides.map((o) => `- ${describeOverride(o)}`),
+    );
+  }
+  lines.push("", formatUpgradeMarker(state));
+  return `${lines.join("\n")}\n`;
+}
+
+/** The comment on an upgrade pull request a person pushed to: the app no longer updates it. */
+export function upgradeHeldComment(options: { to: number; pkg: string }): string {
+  return `${UPGRADE_HELD_MARKER}\nUpstream published \`${options.pkg}/v${options.to}\`. This pull request was not updated because someone pushed to its branch; porchlight never overwrites that. Merge or close it, and the next upgrade opens a new one.\n`;
+}
+
+/** Warning annotations at each overridden field of `files` (path → text, repository-relative). */
+export function overrideAnnotations(options: {
+  overrides: readonly ResourceOverride[];
+  packagePath: string;
+  text: (file: string) => string | undefined;
+}): CheckAnnotation[] {
+  const out: CheckAnnotation[] = [];
+  for (const o of options.overrides) {
+    const path = options.packagePath ? `${options.packagePath}/${o.file}` : o.file;
+    const text = options.text(path);
+    const fieldPath = o.path
+      .filter((p) => !p.startsWith("[="))
+      .map((p) => (p.startsWith("[") ? p.split(",")[0].replace(/\]?$/, "]") : p))
+      .join(".")
+      .replace(/\.\[/g, "[");
+    const pos = text
+      ? locateInYaml({
+          text,
+          resourceRef: {
+            apiVersion: o.resource.apiVersion,
+            kind: o.resource.kind,
+            name: o.resource.name,
+            ...(o.resource.namespace ? { namespace: o.resource.namespace } : {}),
+          },
+          fieldPath,
+        })
+      : undefined;
+    out.push({
+      path,
+      start_line: pos?.line ?? 1,
+      end_line: pos?.endLine ?? 1,
+      annotation_level: "warning",
+      title: "Local edit overridden by upstream",
+      message: describeOverride(o).replace(/`/g, ""),
+    });
+  }
+  return out;
+}
+
+/** The `porchlight/upgrade` output of an upgrade commit. */
+export function upgradeCheckOutput(state: UpgradeState, annotations: CheckAnnotation[]): CheckOutput {
+  const n = state.overrides.length;
+  return {
+    title:
+      n === 0 ? "Upgrade keeps every local edit" : `Upgrade overrides ${n} local edit${n === 1 ? "" : "s"}`,
+    summary:
+      n === 0
+        ? `\`${state.package}\`: upgrade to \`${state.upstream.package}/v${state.to}\` merged without overriding local edits.`
+        : `\`${state.package}\`: upgrade to \`${state.upstream.package}/v${state.to}\` takes upstream's value where both sides changed a field:\n\n${state.overrides.map((o) => `- ${describeOverride(o)}`).join("\n")}`,
+    annotations: annotations.slice(0, 50),
+  };
+}
+
+/** The failed `porchlight/upgrade` output when the merge cannot be done. */
+export function upgradeFailureOutput(options: {
+  pkg: string;
+  upstream: string;
+  to: number;
+  message: string;
+}): CheckOutput {
+  return {
+    title: `Upgrade of ${options.pkg} to ${options.upstream}/v${options.to} cannot be merged`,
+    summary: `porchlight could not upgrade \`${options.pkg}\` to \`${options.upstream}/v${options.to}\`; no draft was opened.\n\n${options.message}\n\nResolve it by hand (e.g. \`porchlight pkg update ${options.pkg}@v${options.to}\`) and push.`,
+  };
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { expandVariantSet, parsePackageVariantSet } from "../../src/variants/package-variant-set.js";
+
+const set = (targets: unknown) => ({
+  apiVersion: "config.porch.kpt.dev/v1alpha2",
+  kind: "PackageVariantSet",
+  metadata: { name: "edge" },
+  spec: { upstream: { repo: "blueprints", package: "base", revision: 2 }, targets },
+});
+
+describe("PackageVariantSet (v1alpha2)", () => {
+  it("fans the template out over the targets of this repository only", () => {
+    const parsed = parsePackageVariantSet(
+      "package-variants/edge.yaml",
+      set([
+        {
+          repositories: [
+            { name: "deploy", packageNames: ["east", "west"] },
+            { name: "acme/other", packageNames: ["north"] },
+          ],
+          template: { packageContext: { data: { tier: "edge" } }, labels: { team: "net" } },
+        },
+      ]),
+    )!;
+    const { variants, errors } = expandVariantSet(parsed, "acme/deploy");
+    expect(errors).toEqual([]);
+    expect(variants.map((v) => [v.name, v.spec.downstream])).toEqual([
+      ["edge-east", { repo: "deploy", package: "east" }],
+      ["edge-west", { repo: "deploy", package: "west" }],
+    ]);
+    expect(variants[0].spec.packageContext).toEqual({ data: { tier: "edge" } });
+  });
+
+  it("reports what it cannot generate: selectors and CEL expressions", () => {
+    const parsed = parsePackageVariantSet(
+      "f.yaml",
+      set([
+        { repositorySelector: { matchLabels: { a: "b" } } },
+        {
+          repositories: [{ name: "deploy" }],
+          template: { labelExprs: [{ key: "a", valueExpr: "target.repo" }] },
+        },
+      ]),
+    )!;
+    expect(expandVariantSet(parsed, "acme/deploy").errors).toEqual([
+      "PackageVariantSet edge: spec.targets[0]: repositorySelector and objectSelector are not supported; list repositories",
+      "PackageVariantSet edge: spec.targets[1]: template.labelExprs (CEL expressions) are not supported yet",
+    ]);
+  });
+});
