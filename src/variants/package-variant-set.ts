@@ -2,10 +2,12 @@
  * Porch's `config.porch.kpt.dev/v1alpha2` PackageVariantSet: one upstream fanned out over a list of
  * targets (repositories and package names), each target's PackageVariant built from a template —
  * Porch's `renderPackageVariantSpec`. On GitHub a set lives in a repository and only its targets in
- * that repository are generated (a variant never writes to another repository). Targets selected by
- * labels (`repositorySelector`, `objectSelector`) and template expressions (`*Expr`, CEL) are
- * reported as unsupported.
+ * that repository are generated (a variant never writes to another repository). Template
+ * expressions (`*Expr`) are CEL, evaluated with Porch's inputs (`repoDefault`, `packageDefault`,
+ * `upstream`, `target`, `repository`; GitHub objects have no labels or annotations). Targets selected
+ * by labels (`repositorySelector`, `objectSelector`) are reported as unsupported.
  */
+import { isCelError, run } from "@bufbuild/cel";
 import { z } from "zod";
 import {
   injectorSchema,
@@ -109,18 +111,127 @@ export function parsePackageVariantSet(file: string, data: unknown): PackageVari
   return { name, file, spec: parsed.data };
 }
 
-function hasExpressions(template: z.infer<typeof templateSchema> | undefined): string | undefined {
-  if (!template) return undefined;
-  if (template.downstream?.repoExpr || template.downstream?.packageExpr) return "template.downstream.*Expr";
-  if (template.labelExprs?.length) return "template.labelExprs";
-  if (template.annotationExprs?.length) return "template.annotationExprs";
-  if (template.packageContext?.dataExprs?.length || template.packageContext?.removeKeyExprs?.length)
-    return "template.packageContext.*Exprs";
-  if (template.injectors?.some((i) => i.nameExpr)) return "template.injectors[].nameExpr";
-  const fns = [...(template.pipeline?.mutators ?? []), ...(template.pipeline?.validators ?? [])];
-  if (fns.some((f) => (f.configMapExprs as unknown[] | undefined)?.length))
-    return "template.pipeline[].configMapExprs";
-  return undefined;
+type MapExpr = z.infer<typeof mapExpr>;
+
+/** An expression of a template that cannot be evaluated, naming the field. */
+class ExpressionError extends Error {}
+
+/** The values a template's CEL expressions see (Porch's `repoDefault`, `packageDefault`, `upstream`, `target`, `repository`). */
+type Inputs = Record<string, unknown>;
+
+/** Porch's `evalExpr`: a CEL expression that must give a string. */
+function evalExpr(field: string, expr: string, inputs: Inputs): string {
+  const value = run(expr, inputs as never);
+  if (isCelError(value)) throw new ExpressionError(`${field}: ${value.message}`);
+  if (typeof value !== "string")
+    throw new ExpressionError(`${field}: expression returned non-string value: ${String(value)}`);
+  return value;
+}
+
+/** Porch's `copyAndOverlayMapExpr`: the static map, then each `key`/`keyExpr` → `value`/`valueExpr`. */
+function overlayMap(
+  field: string,
+  base: Record<string, string> | undefined,
+  exprs: readonly MapExpr[] | undefined,
+  inputs: Inputs,
+): Record<string, string> | undefined {
+  const out: Record<string, string> = { ...base };
+  (exprs ?? []).forEach((me, i) => {
+    const k =
+      me.keyExpr !== undefined ? evalExpr(`${field}[${i}].keyExpr`, me.keyExpr, inputs) : (me.key ?? "");
+    const v =
+      me.valueExpr !== undefined
+        ? evalExpr(`${field}[${i}].valueExpr`, me.valueExpr, inputs)
+        : (me.value ?? "");
+    out[k] = v;
+  });
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Porch's `objectToInput` for an object without labels or annotations on GitHub. */
+function objectInput(name: string): Record<string, unknown> {
+  return { name, namespace: "", labels: {}, annotations: {} };
+}
+
+/** Porch's `renderPackageVariantSpec` for one repository target. */
+function renderSpec(options: {
+  set: PackageVariantSet;
+  template: z.infer<typeof templateSchema> | undefined;
+  repoDefault: string;
+  packageDefault: string;
+}): PackageVariantSpec {
+  const { set, template: t, repoDefault, packageDefault } = options;
+  const upstream = set.spec.upstream;
+  const inputs: Inputs = {
+    repoDefault,
+    packageDefault,
+    upstream: objectInput(
+      `${(upstream?.repo ?? "").split("/").pop()}.${(upstream?.package ?? "").replace(/\//g, ".")}.v${String(upstream?.revision ?? "")}`,
+    ),
+    target: { repo: repoDefault, package: packageDefault },
+  };
+  let repo = repoDefault;
+  if (t?.downstream?.repo) repo = t.downstream.repo;
+  if (t?.downstream?.repoExpr) repo = evalExpr("template.downstream.repoExpr", t.downstream.repoExpr, inputs);
+  inputs.repository = objectInput(repo.split("/").pop() ?? repo);
+  let pkg = packageDefault;
+  if (t?.downstream?.package) pkg = t.downstream.package;
+  if (t?.downstream?.packageExpr)
+    pkg = evalExpr("template.downstream.packageExpr", t.downstream.packageExpr, inputs);
+  const spec: PackageVariantSpec = { upstream, downstream: { repo, package: pkg } };
+  if (!t) return spec;
+  if (t.adoptionPolicy) spec.adoptionPolicy = t.adoptionPolicy;
+  if (t.deletionPolicy) spec.deletionPolicy = t.deletionPolicy;
+  const labels = overlayMap("template.labelExprs", t.labels, t.labelExprs, inputs);
+  if (labels) spec.labels = labels;
+  const annotations = overlayMap("template.annotationExprs", t.annotations, t.annotationExprs, inputs);
+  if (annotations) spec.annotations = annotations;
+  if (t.packageContext) {
+    const data = overlayMap(
+      "template.packageContext.dataExprs",
+      t.packageContext.data,
+      t.packageContext.dataExprs,
+      inputs,
+    );
+    const remove = new Set(t.packageContext.removeKeys ?? []);
+    (t.packageContext.removeKeyExprs ?? []).forEach((e, i) =>
+      remove.add(evalExpr(`template.packageContext.removeKeyExprs[${i}]`, e, inputs)),
+    );
+    spec.packageContext = {
+      ...(data ? { data } : {}),
+      ...(remove.size > 0 ? { removeKeys: [...remove].sort() } : {}),
+    };
+  }
+  if (t.injectors) {
+    spec.injectors = t.injectors.map((inj, i) => {
+      const name = inj.nameExpr
+        ? evalExpr(`template.injectors[${i}].nameExpr`, inj.nameExpr, inputs)
+        : (inj.name ?? "");
+      return injectorSchema.parse({ group: inj.group, version: inj.version, kind: inj.kind, name });
+    });
+  }
+  if (t.pipeline) {
+    const render = (field: string, list: z.infer<typeof functionTemplate>[] | undefined) =>
+      list?.map((f, i) => {
+        const { configMapExprs, ...fn } = f;
+        const configMap = overlayMap(
+          `template.pipeline.${field}[${i}].configMapExprs`,
+          fn.configMap as Record<string, string> | undefined,
+          configMapExprs,
+          inputs,
+        );
+        return { ...fn, ...(configMap ? { configMap } : {}) };
+      });
+    const mutators = render("mutators", t.pipeline.mutators);
+    const validators = render("validators", t.pipeline.validators);
+    if (mutators?.length || validators?.length) {
+      spec.pipeline = {
+        ...(mutators?.length ? { mutators } : {}),
+        ...(validators?.length ? { validators } : {}),
+      } as PackageVariantSpec["pipeline"];
+    }
+  }
+  return spec;
 }
 
 /** The name of the PackageVariant generated for one target (`<set>-<package>`, DNS-safe). */
@@ -148,39 +259,18 @@ export function expandVariantSet(
       errors.push(`${where}: repositorySelector and objectSelector are not supported; list repositories`);
       return;
     }
-    const expr = hasExpressions(target.template);
-    if (expr) {
-      errors.push(`${where}: ${expr} (CEL expressions) are not supported yet`);
-      return;
-    }
     for (const r of target.repositories ?? []) {
       if (qualifyRepo(r.name, ownRepo) !== ownRepo.toLowerCase()) continue;
-      const t = target.template;
       for (const pkg of r.packageNames?.length
         ? r.packageNames
         : [upstreamPackage.split("/").pop() ?? upstreamPackage]) {
-        const spec: PackageVariantSpec = {
-          upstream: set.spec.upstream,
-          downstream: { repo: t?.downstream?.repo ?? r.name, package: t?.downstream?.package ?? pkg },
-          ...(t?.adoptionPolicy ? { adoptionPolicy: t.adoptionPolicy } : {}),
-          ...(t?.deletionPolicy ? { deletionPolicy: t.deletionPolicy } : {}),
-          ...(t?.labels ? { labels: t.labels } : {}),
-          ...(t?.annotations ? { annotations: t.annotations } : {}),
-          ...(t?.packageContext
-            ? { packageContext: { data: t.packageContext.data, removeKeys: t.packageContext.removeKeys } }
-            : {}),
-          ...(t?.pipeline
-            ? {
-                pipeline: {
-                  mutators: t.pipeline.mutators?.map(({ configMapExprs: _c, ...fn }) => fn),
-                  validators: t.pipeline.validators?.map(({ configMapExprs: _c, ...fn }) => fn),
-                },
-              }
-            : {}),
-          ...(t?.injectors
-            ? { injectors: t.injectors.map((x) => injectorSchema.parse({ ...x, name: x.name ?? "" })) }
-            : {}),
-        };
+        let spec: PackageVariantSpec;
+        try {
+          spec = renderSpec({ set, template: target.template, repoDefault: r.name, packageDefault: pkg });
+        } catch (err) {
+          errors.push(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+          continue;
+        }
         const parsed = packageVariantSpecSchema.safeParse(spec);
         if (!parsed.success) {
           errors.push(

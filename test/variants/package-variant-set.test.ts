@@ -31,20 +31,51 @@ describe("PackageVariantSet (v1alpha2)", () => {
     expect(variants[0].spec.packageContext).toEqual({ data: { tier: "edge" } });
   });
 
-  it("reports what it cannot generate: selectors and CEL expressions", () => {
+  it("evaluates the template's CEL expressions with Porch's inputs", () => {
+    const parsed = parsePackageVariantSet(
+      "f.yaml",
+      set([
+        {
+          repositories: [{ name: "deploy", packageNames: ["east"] }],
+          template: {
+            downstream: { packageExpr: "'edge/' + packageDefault" },
+            labelExprs: [{ key: "repo", valueExpr: "repository.name" }],
+            packageContext: {
+              dataExprs: [{ keyExpr: "'site'", valueExpr: "target.package + '-' + upstream.name" }],
+            },
+            pipeline: {
+              mutators: [
+                { image: "set-labels:v0.2", configMapExprs: [{ key: "pkg", valueExpr: "packageDefault" }] },
+              ],
+            },
+          },
+        },
+      ]),
+    )!;
+    const { variants, errors } = expandVariantSet(parsed, "acme/deploy");
+    expect(errors).toEqual([]);
+    expect(variants[0].spec).toMatchObject({
+      downstream: { repo: "deploy", package: "edge/east" },
+      labels: { repo: "deploy" },
+      packageContext: { data: { site: "east-blueprints.base.v2" } },
+      pipeline: { mutators: [{ image: "set-labels:v0.2", configMap: { pkg: "east" } }] },
+    });
+  });
+
+  it("reports what it cannot generate: selectors, expressions that fail", () => {
     const parsed = parsePackageVariantSet(
       "f.yaml",
       set([
         { repositorySelector: { matchLabels: { a: "b" } } },
-        {
-          repositories: [{ name: "deploy" }],
-          template: { labelExprs: [{ key: "a", valueExpr: "target.repo" }] },
-        },
+        { repositories: [{ name: "deploy" }], template: { labelExprs: [{ key: "a", valueExpr: "nope.x" }] } },
       ]),
     )!;
-    expect(expandVariantSet(parsed, "acme/deploy").errors).toEqual([
+    const { errors } = expandVariantSet(parsed, "acme/deploy");
+    expect(errors[0]).toBe(
       "PackageVariantSet edge: spec.targets[0]: repositorySelector and objectSelector are not supported; list repositories",
-      "PackageVariantSet edge: spec.targets[1]: template.labelExprs (CEL expressions) are not supported yet",
-    ]);
+    );
+    expect(errors[1]).toMatch(
+      /^PackageVariantSet edge: spec\.targets\[1\]: template\.labelExprs\[0\]\.valueExpr: /,
+    );
   });
 });
