@@ -39,3 +39,17 @@ describe("resourceFileRegexp is Go's regexp (RE2), as in kpt", () => {
     expect(result.error).toContain("invalid escape sequence");
   });
 });
+
+describe("CEL matches() in a step's `when` is RE2, as in cel-go", () => {
+  it("takes RE2 syntax, answers a catastrophic pattern in linear time, refuses what RE2 refuses", async () => {
+    const { evaluateWhen, WhenConditionError } = await import("../../src/engine/when-condition.js");
+    const resources = [{ kind: "ConfigMap", metadata: { name: `${"a".repeat(50_000)}!` } }];
+    expect(evaluateWhen("resources.exists(r, r.metadata.name.matches('^(a+)+$'))", resources)).toBe(false);
+    expect(evaluateWhen("resources.exists(r, r.kind.matches('^(?P<k>Config)\\\\pL+$'))", resources)).toBe(
+      true,
+    );
+    expect(() => evaluateWhen("resources.exists(r, r.kind.matches('(a)\\\\1'))", resources)).toThrow(
+      WhenConditionError,
+    );
+  });
+});
