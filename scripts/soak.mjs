@@ -26,7 +26,7 @@ const { values: opts } = parseArgs({
     phases: { type: "string", default: "one,redis" },
     seconds: { type: "string", default: "120" },
     branches: { type: "string", default: "15" },
-    rate: { type: "string", default: "2.2" },
+    rate: { type: "string", default: "3.5" },
     "drain-seconds": { type: "string", default: "300" },
   },
 });
@@ -178,20 +178,39 @@ async function runPhase(name, { redis }) {
     const pushes = []; // {branch, sha, at, replicas}
     const lastReplicas = new Map();
     let counter = 1;
+    let retriedPushes = 0;
+    // One user per branch at a time (as a person pushing); a push that races the app's render commit is
+    // rejected like a non-fast-forward push, and the user pushes again on top of the new head.
+    const locks = new Map();
+    const onBranch = (branch, fn) => {
+      const next = (locks.get(branch) ?? Promise.resolve()).then(fn, fn);
+      locks.set(
+        branch,
+        next.catch(() => undefined),
+      );
+      return next;
+    };
+    const pushOnce = async (branch, replicas, options) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await gh.pushFiles(
+            "acme",
+            "soak",
+            branch,
+            { "app/deploy.yaml": deploy(replicas) },
+            `scale to ${replicas}`,
+            { ...(lastReplicas.has(branch) ? {} : { from: "main" }), ...options },
+          );
+        } catch (err) {
+          if (attempt >= 5 || !/rejected|cannot lock ref|fetch first|non-fast-forward/.test(err.message))
+            throw err;
+          retriedPushes++;
+        }
+      }
+    };
     const push = async (branch, options = {}) => {
       const replicas = ++counter;
-      const exists = lastReplicas.has(branch);
-      const { after } = await gh.pushFiles(
-        "acme",
-        "soak",
-        branch,
-        { "app/deploy.yaml": deploy(replicas) },
-        `scale to ${replicas}`,
-        {
-          ...(exists ? {} : { from: "main" }),
-          ...options,
-        },
-      );
+      const { after } = await pushOnce(branch, replicas, options);
       lastReplicas.set(branch, replicas);
       pushes.push({ branch, sha: after, at: Date.now(), replicas });
     };
@@ -205,9 +224,12 @@ async function runPhase(name, { redis }) {
       const roll = Math.random();
       const unstarted = branches.filter((b) => !lastReplicas.has(b));
       let action;
-      if (unstarted.length > 0 && tick % 2 === 0) action = () => push(unstarted[0]);
-      else if (roll < 0.6 || pushes.length < 5) {
-        action = () => push(pick([...lastReplicas.keys()]));
+      if (unstarted.length > 0 && tick % 2 === 0) {
+        const branch = unstarted[0];
+        action = () => onBranch(branch, () => (lastReplicas.has(branch) ? undefined : push(branch)));
+      } else if (roll < 0.6 || pushes.length < 5) {
+        const branch = pick([...lastReplicas.keys()]);
+        action = () => onBranch(branch, () => push(branch));
       } else if (roll < 0.8) {
         action = async () => {
           const old = (await gh.deliveries({ event: "push" })).filter((d) => d.source !== "redelivery");
@@ -217,20 +239,21 @@ async function runPhase(name, { redis }) {
         };
       } else {
         // Two pushes to one branch delivered newest first.
-        action = async () => {
-          actions.reorder++;
-          const branch = pick([...lastReplicas.keys()]);
-          await gh.holdDeliveries();
-          try {
-            await push(branch);
-            await push(branch);
-          } finally {
-            await gh.releaseDeliveries({ order: "reverse" });
-          }
-        };
+        const branch = pick([...lastReplicas.keys()]);
+        action = () =>
+          onBranch(branch, async () => {
+            actions.reorder++;
+            await gh.holdDeliveries();
+            try {
+              await push(branch);
+              await push(branch);
+            } finally {
+              await gh.releaseDeliveries({ order: "reverse" });
+            }
+          });
       }
       tick++;
-      if (inFlight.size < 3) {
+      if (inFlight.size < 8) {
         const p = action()
           .catch((err) => problems.push(`traffic: ${err.message}`))
           .finally(() => inFlight.delete(p));
@@ -338,7 +361,7 @@ async function runPhase(name, { redis }) {
       phase: name,
       processes: apps.length,
       traffic: `${Math.round((trafficEnd - started) / 1000)} s (+${Math.round(drainMs / 1000)} s drain)`,
-      actions: `${pushes.length} pushes, ${actions.redeliver} redeliveries, ${actions.reorder} reordered pairs`,
+      actions: `${pushes.length} pushes (${retriedPushes} pushed again after racing a render commit), ${actions.redeliver} redeliveries, ${actions.reorder} reordered pairs`,
       deliveries: deliveries.length,
       renders,
       commits: renderCommits.length,

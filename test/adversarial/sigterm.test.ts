@@ -1,0 +1,135 @@
+/**
+ * SIGTERM in the middle of a render (the BUILT app, embedded queue, against the fake GitHub): the process
+ * answers `/healthz` with 503, gives the running job its grace period, then stops the render, leaves no
+ * check run unconcluded (the interrupted render gives no verdict at all) and exits 0. The next start's
+ * reconciliation renders the head that was interrupted. Skips visibly without the fake GitHub.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuiltCli, repoRoot, sharedDir } from "../helpers/built-cli.js";
+
+const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
+const available = existsSync(scenarioPath);
+if (!available) console.warn(`SIGTERM test skipped: ${scenarioPath} is absent (fake GitHub not available)`);
+
+// biome-ignore lint/suspicious/noExplicitAny: the fake is plain JavaScript imported at test time.
+type Any = any;
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: slow
+pipeline:
+  mutators:
+    - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1
+      configMap:
+        namespace: prod
+`;
+/** Many small documents: a render of several seconds. */
+function many(): string {
+  const docs: string[] = [];
+  for (let i = 0; i < 3000; i++)
+    docs.push(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  a: "${"x".repeat(100)}"\n`,
+    );
+  return docs.join("---\n");
+}
+
+describe.skipIf(!available)("SIGTERM during a render", () => {
+  let scenario: Any;
+  let gh: Any;
+  const apps: Any[] = [];
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-sigterm-"));
+  const start = async () => {
+    const app = await gh.startApp({
+      cmd: [process.execPath, "node_modules/probot/bin/probot.js", "run", "./dist/src/index.js"],
+      cwd: repoRoot,
+      readyTimeoutMs: 60_000,
+      env: { REDIS_URL: "", PORCHLIGHT_SHUTDOWN_GRACE_MS: "500" },
+    });
+    apps.push(app);
+    return app;
+  };
+
+  beforeAll(async () => {
+    ensureBuiltCli();
+    scenario = await import(pathToFileURL(scenarioPath).href);
+    gh = await scenario.startFakeGitHub({ dataDir });
+    await gh.createRepo("acme", "pkgs", { "README.md": "# packages\n" });
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const app of apps) await app.stop();
+    await gh?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("drains, stops the render without a verdict, exits 0; the next start renders the head", {
+    timeout: 400_000,
+  }, async () => {
+    const app = await start();
+    const busy = async () => {
+      const text: string = await (await fetch(`http://127.0.0.1:${app.port}/metrics`)).text();
+      return /porchlight_render_workers\{state="busy"\} [1-9]/.test(text);
+    };
+    const { after } = await gh.pushFiles(
+      "acme",
+      "pkgs",
+      "drafts/slow/v1",
+      { "slow/Kptfile": KPTFILE, "slow/many.yaml": many() },
+      "slow",
+      { from: "main" },
+    );
+    await scenario.waitFor(busy, { timeoutMs: 120_000, intervalMs: 50, message: "the render in flight" });
+
+    const exited = new Promise<number | null>((resolve) =>
+      app.child.once("exit", (code: number | null) => resolve(code)),
+    );
+    const health: number[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        health.push(
+          await fetch(`http://127.0.0.1:${app.port}/healthz`)
+            .then((r) => r.status)
+            .catch(() => 0),
+        );
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    process.kill(app.child.pid, "SIGTERM");
+    expect(await exited).toBe(0);
+    polling = false;
+    await poller;
+    expect(health).toContain(503);
+
+    // The interrupted render gave no verdict: no run at all (nothing unconcluded, no false failure), no commit.
+    const runs = (await gh.checkRuns("acme", "pkgs", after)).filter(
+      (r: Any) => r.name === "porchlight/render",
+    );
+    expect(runs).toEqual([]);
+    const head = async () =>
+      (await gh.request("GET", "/repos/acme/pkgs/branches/drafts%2Fslow%2Fv1")).data.commit.sha as string;
+    expect(await head()).toBe(after);
+
+    // The next start's reconciliation finds the head without a verdict and renders it.
+    await start();
+    const rendered: string = await scenario.waitFor(
+      async () => {
+        const sha = await head();
+        if (sha === after) return null;
+        const done = (await gh.checkRuns("acme", "pkgs", sha)).some(
+          (r: Any) => r.name === "porchlight/render" && r.status === "completed",
+        );
+        return done ? sha : null;
+      },
+      { timeoutMs: 240_000, intervalMs: 500, message: "the head rendered after the restart" },
+    );
+    expect((await gh.request("GET", `/repos/acme/pkgs/git/commits/${rendered}`)).data.parents[0].sha).toBe(
+      after,
+    );
+  });
+});
