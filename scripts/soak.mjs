@@ -26,7 +26,7 @@ const { values: opts } = parseArgs({
     phases: { type: "string", default: "one,redis" },
     seconds: { type: "string", default: "120" },
     branches: { type: "string", default: "15" },
-    rate: { type: "string", default: "3.5" },
+    rate: { type: "string", default: "4" },
     "drain-seconds": { type: "string", default: "300" },
   },
 });
