@@ -194,9 +194,9 @@ function renderSpec(options: {
       inputs,
     );
     const remove = new Set(t.packageContext.removeKeys ?? []);
-    (t.packageContext.removeKeyExprs ?? []).forEach((e, i) =>
-      remove.add(evalExpr(`template.packageContext.removeKeyExprs[${i}]`, e, inputs)),
-    );
+    for (const [i, e] of (t.packageContext.removeKeyExprs ?? []).entries()) {
+      remove.add(evalExpr(`template.packageContext.removeKeyExprs[${i}]`, e, inputs));
+    }
     spec.packageContext = {
       ...(data ? { data } : {}),
       ...(remove.size > 0 ? { removeKeys: [...remove].sort() } : {}),
