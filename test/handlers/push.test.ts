@@ -282,3 +282,34 @@ describe("GitHub failures", () => {
     expect(gh.bodies("POST", "/check-runs")).toEqual([]);
   });
 });
+
+describe("installation events", () => {
+  it("reconcile the repositories the app gains", async () => {
+    const gh = new GitHubMock();
+    const probot = await createTestProbot();
+    const jobs: unknown[] = [];
+    probot.queue.enqueue = async (job) => void jobs.push(job);
+    await probot.receive({
+      id: "i-1",
+      name: "installation_repositories",
+      payload: {
+        action: "added",
+        installation: { id: 42 },
+        repositories_added: [{ id: 1, name: "pkgs", full_name: "acme/pkgs", private: false, node_id: "R" }],
+        repositories_removed: [],
+        repository_selection: "selected",
+        sender: { login: "octo", id: 1 },
+      },
+    } as never);
+    await probot.receive({
+      id: "i-2",
+      name: "installation",
+      payload: { action: "created", installation: { id: 42 }, sender: { login: "octo", id: 1 } },
+    } as never);
+    gh.assertDone();
+    expect(jobs).toEqual([
+      { kind: "reconcile", installationId: 42, repo: { owner: "acme", repo: "pkgs" } },
+      { kind: "reconcile", installationId: 42 },
+    ]);
+  });
+});
