@@ -536,10 +536,20 @@ function withoutRenderStatus(status: unknown): unknown {
 
 /**
  * Updates a package to a new upstream revision, as `kpt pkg update PKG@REF --strategy S` does.
- * Throws {@link UpdateError} (with the partially updated files, as kpt leaves them) on refusals
- * (fast-forward with local changes, subpackage added on both sides, unknown strategy), `MergeError`
- * on merges that cannot be done, `KptfileError` / `YamlSyntaxError` on unreadable files.
+ * Throws {@link UpdateError} with the partially updated files, as kpt leaves them: on refusals
+ * (fast-forward with local changes, subpackage added on both sides, unknown strategy), merges that
+ * cannot be done (`cause`: `MergeError`) and unreadable files (`cause`: `KptfileError`,
+ * `YamlSyntaxError`).
  */
 export async function updatePackage(options: UpdateOptions): Promise<UpdateResult> {
-  return new Updater(options.files, options).run();
+  const updater = new Updater(options.files, options);
+  try {
+    return await updater.run();
+  } catch (err) {
+    if (err instanceof UpdateError) throw err;
+    // Like kpt, what was written before the failure stays written (the new ref first of all).
+    const failure = new UpdateError(err instanceof Error ? err.message : String(err), updater.tree);
+    failure.cause = err;
+    throw failure;
+  }
 }

@@ -45,7 +45,7 @@ export async function reportBlastRadius(
   if (downstreams.length === 0) return "no downstreams";
   const snapshot = await port.readSnapshot({ repo, configPath: CONFIG_PATH, pullRequest: input.number });
   const pull = snapshot.pullRequest;
-  if (!pull || pull.state !== "open") return "not open";
+  if (pull?.state !== "open") return "not open";
   const existing = await port.listCheckRuns({ repo, sha: pull.headSha, name: BLAST_RADIUS_CHECK_NAME });
   if (existing.length > 0) return "reported";
   const changed = await port.listPullRequestFiles({ repo, number: input.number });
