@@ -14,7 +14,6 @@ import type { ApplicationFunction, Probot } from "probot";
 import { type OperatorSettings, readOperatorSettings } from "./config/operator-settings.js";
 import { renderPackage } from "./engine/render.js";
 import { createOctokitPort, installationClients } from "./github/octokit/index.js";
-import { upstreamOperations } from "./github/octokit/upstream.js";
 import type { GitHubPort } from "./github/port.js";
 import { createCheckRunHandler, createCheckSuiteHandler } from "./handlers/check-run.js";
 import { createInstallationHandler, createInstallationRepositoriesHandler } from "./handlers/installation.js";
@@ -56,10 +55,9 @@ function portsOf(app: Probot): (installationId: number) => Promise<GitHubPort> {
   return (installationId) => {
     let port = ports.get(installationId);
     if (!port) {
-      port = installationClients(app, installationId).then(({ octokit, reads }) => ({
-        ...createOctokitPort(octokit, { reads }),
-        ...upstreamOperations(octokit),
-      }));
+      port = installationClients(app, installationId).then(({ octokit, reads }) =>
+        createOctokitPort(octokit, { reads }),
+      );
       port.catch(() => ports.delete(installationId));
       ports.set(installationId, port);
     }

@@ -10,9 +10,8 @@
  * ```
  */
 import { parseArgs } from "node:util";
-import { upstreamOperations } from "../github/octokit/upstream.js";
 import type { RepoRef } from "../github/port.js";
-import { createRestClient, createRestPort, parseRepoSlug } from "../github/rest-client.js";
+import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
 import { latestRevision } from "../lifecycle/revisions/revisions.js";
 import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/upstream/downstream-index.js";
 import { repoKey } from "../lifecycle/upstream/upstream-source.js";
@@ -85,7 +84,7 @@ export async function runRpkgDownstreams(argv: string[], io: CliIo): Promise<num
     return 2;
   }
   try {
-    const port = { ...createRestPort(io.env), ...upstreamOperations(createRestClient(io.env)) };
+    const port = createRestPort(io.env);
     const host = hostOf(io.env);
     const repos = scan ?? (await port.listOwnerRepositories({ owner: target.owner }));
     const entries: DownstreamEntry[] = [];

@@ -290,6 +290,12 @@ export interface GitHubPort {
   // ── Refs ─────────────────────────────────────────────────────────────────────────────────────────
   /** Branches whose name starts with `prefix` (`GET git/matching-refs/heads/<prefix>`), with their head. */
   listBranches(options: { repo: RepoRef; prefix: string }): Promise<{ name: string; sha: string }[]>;
+  /** Creates `refs/heads/<branch>` at `sha` (`POST git/refs`); `exists` when it is there already (never moved). */
+  createBranch(options: {
+    repo: RepoRef;
+    branch: string;
+    sha: string;
+  }): Promise<{ kind: "created" | "exists" }>;
   /** Deletes `refs/heads/<branch>` (`DELETE git/refs/heads/<branch>`); `false` when it was already gone. */
   deleteBranch(options: { repo: RepoRef; branch: string }): Promise<boolean>;
   /** Tags whose name starts with `prefix` (`GET git/matching-refs/tags/<prefix>`), with their object sha. */
@@ -325,6 +331,22 @@ export interface GitHubPort {
     base?: string;
     limit?: number;
   }): Promise<PullRequestSummary[]>;
+  /** Opens a pull request (`POST pulls`); returns its number. */
+  createPullRequest(options: {
+    repo: RepoRef;
+    head: string;
+    base: string;
+    title: string;
+    body: string;
+  }): Promise<{ number: number }>;
+  /** Updates a pull request's title, body or state (`PATCH pulls/{n}`). */
+  updatePullRequest(options: {
+    repo: RepoRef;
+    number: number;
+    title?: string;
+    body?: string;
+    state?: "open" | "closed";
+  }): Promise<void>;
   /** Turns a pull request back into a GitHub draft (GraphQL `convertPullRequestToDraft`, by node id). */
   convertPullRequestToDraft(options: { nodeId: string }): Promise<void>;
   /** Comments of an issue or pull request (`GET issues/{n}/comments`, paginated, oldest first). */
@@ -339,6 +361,11 @@ export interface GitHubPort {
   listInstallations(): Promise<number[]>;
   /** Repositories the installation can access (`GET /installation/repositories`, paginated). */
   listInstallationRepositories(): Promise<RepoRef[]>;
+  /**
+   * Repositories of `owner` the caller can read: the installation's of that owner with an installation
+   * token, else the organization's or the user's (`GET /orgs|users/{owner}/repos`).
+   */
+  listOwnerRepositories(options: { owner: string }): Promise<RepoRef[]>;
   /**
    * Creates the repository ruleset named `body.name`, or updates the one with that name (never stacks
    * duplicates): `GET rulesets`, then `POST rulesets` or `PUT rulesets/{id}`.

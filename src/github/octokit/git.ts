@@ -30,6 +30,7 @@ export function gitOperations(
   | "listCommitFiles"
   | "commitFiles"
   | "listBranches"
+  | "createBranch"
   | "deleteBranch"
   | "listTags"
   | "listTagCommits"
@@ -96,6 +97,17 @@ export function gitOperations(
         octokit.paginate(octokit.rest.git.listMatchingRefs, { ...repo, ref: `heads/${prefix}` }),
       );
       return refs.map((r) => ({ name: r.ref.replace(/^refs\/heads\//, ""), sha: r.object.sha }));
+    },
+
+    async createBranch({ repo, branch, sha }) {
+      try {
+        await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha });
+        return { kind: "created" };
+      } catch (error) {
+        const e = toGitHubError("git.createRef", error);
+        if (e.status === 422 && /already exists/i.test(e.message)) return { kind: "exists" };
+        throw e;
+      }
     },
 
     async deleteBranch({ repo, branch }) {

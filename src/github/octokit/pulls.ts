@@ -11,7 +11,14 @@ const CONVERT_TO_DRAFT = `mutation porchlightConvertToDraft($id: ID!) {
 /** The pull-request methods of the port. */
 export function pullOperations(
   octokit: Octokit,
-): Pick<GitHubPort, "listPullRequestFiles" | "listPullRequests" | "convertPullRequestToDraft"> {
+): Pick<
+  GitHubPort,
+  | "listPullRequestFiles"
+  | "listPullRequests"
+  | "createPullRequest"
+  | "updatePullRequest"
+  | "convertPullRequestToDraft"
+> {
   return {
     async listPullRequestFiles({ repo, number }) {
       const files = await call("pulls.listFiles", () =>
@@ -51,6 +58,25 @@ export function pullOperations(
         sameRepository:
           p.head.repo?.full_name !== undefined && p.head.repo.full_name === p.base.repo?.full_name,
       }));
+    },
+
+    async createPullRequest({ repo, head, base, title, body }) {
+      const { data } = await call("pulls.create", () =>
+        octokit.rest.pulls.create({ ...repo, head, base, title, body }),
+      );
+      return { number: data.number };
+    },
+
+    async updatePullRequest({ repo, number, title, body, state }) {
+      await call("pulls.update", () =>
+        octokit.rest.pulls.update({
+          ...repo,
+          pull_number: number,
+          ...(title !== undefined ? { title } : {}),
+          ...(body !== undefined ? { body } : {}),
+          ...(state !== undefined ? { state } : {}),
+        }),
+      );
     },
 
     async convertPullRequestToDraft({ nodeId }) {

@@ -107,6 +107,7 @@ export function repoOperations(
   | "readFile"
   | "listInstallations"
   | "listInstallationRepositories"
+  | "listOwnerRepositories"
   | "ensureRuleset"
 > {
   return {
@@ -180,6 +181,30 @@ export function repoOperations(
         octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, { per_page: 100 }),
       );
       return repos.map((r) => ({ owner: r.owner.login, repo: r.name }));
+    },
+
+    async listOwnerRepositories({ owner }) {
+      const toRef = (r: { owner: { login: string }; name: string }) => ({
+        owner: r.owner.login,
+        repo: r.name,
+      });
+      try {
+        const repos = await octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, {
+          per_page: 100,
+        });
+        return repos.filter((r) => r.owner.login.toLowerCase() === owner.toLowerCase()).map(toRef);
+      } catch {
+        try {
+          return (await octokit.paginate(octokit.rest.repos.listForOrg, { org: owner, per_page: 100 })).map(
+            toRef,
+          );
+        } catch {
+          const repos = await call("repos.listForUser", () =>
+            octokit.paginate(octokit.rest.repos.listForUser, { username: owner, per_page: 100 }),
+          );
+          return repos.map(toRef);
+        }
+      }
     },
 
     async ensureRuleset({ repo, body }): Promise<RulesetOutcome> {

@@ -2,7 +2,6 @@
  * Runs an `upstream` job (see ./upstream-job.ts): one repository, its state read when the job starts.
  */
 import type { RepoRef, RepoSnapshot } from "../../github/port.js";
-import { hasUpstreamExtras } from "../../github/upstream-extras.js";
 import { OWNER_ANNOTATION } from "../../variants/mutations.js";
 import { reconcileVariants } from "../../variants/reconcile-variants.js";
 import type { LifecycleDeps } from "../deps.js";
@@ -58,7 +57,6 @@ export async function runUpstreamJob(
   options: { lifecycle: LifecycleDeps; snapshot: RepoSnapshot; services: UpstreamServices },
 ): Promise<string> {
   const { lifecycle, snapshot, services } = options;
-  if (!hasUpstreamExtras(lifecycle.port)) return "the port cannot write drafts";
   const port: UpstreamPort = lifecycle.port;
   const deps: UpstreamDeps = { ...lifecycle, port, host: services.host, webBase: services.webBase };
   const { repo, installationId } = job;

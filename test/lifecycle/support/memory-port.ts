@@ -102,6 +102,11 @@ export function memoryPort(fake: FakeRepo, hooks: { beforeCommit?: () => void } 
     },
     listBranches: async ({ prefix }) =>
       [...fake.heads].filter(([name]) => name.startsWith(prefix)).map(([name, sha]) => ({ name, sha })),
+    async createBranch({ branch, sha }) {
+      if (fake.heads.has(branch)) return { kind: "exists" };
+      fake.heads.set(branch, sha);
+      return { kind: "created" };
+    },
     deleteBranch: async ({ branch }) => fake.heads.delete(branch),
     listTags: async ({ prefix }) =>
       [...fake.tags].filter(([n]) => n.startsWith(prefix)).map(([name, sha]) => ({ name, sha })),
@@ -168,6 +173,15 @@ export function memoryPort(fake: FakeRepo, hooks: { beforeCommit?: () => void } 
       [...fake.pulls.values()]
         .filter((p) => (state === "all" || p.state === state) && (!base || p.base === base))
         .map((p) => summary(fake, p)),
+    async createPullRequest({ head, base }) {
+      const pull = fake.openPull(head);
+      pull.base = base;
+      return { number: pull.number };
+    },
+    async updatePullRequest({ number, state }) {
+      const pull = fake.pulls.get(number);
+      if (pull && state) pull.state = state;
+    },
     async convertPullRequestToDraft({ nodeId }) {
       const pull = [...fake.pulls.values()].find((p) => p.nodeId === nodeId);
       if (pull) pull.draft = true;
@@ -187,6 +201,8 @@ export function memoryPort(fake: FakeRepo, hooks: { beforeCommit?: () => void } 
     },
     listInstallations: async () => [1],
     listInstallationRepositories: async () => [{ owner: fake.owner, repo: fake.repo }],
+    listOwnerRepositories: async ({ owner }) =>
+      owner === fake.owner ? [{ owner: fake.owner, repo: fake.repo }] : [],
     ensureRuleset: async ({ body }) => ({ action: "created", id: 1, ...(body.name ? {} : {}) }),
   };
   return { port, calls };
