@@ -357,8 +357,9 @@ class PlainCause extends Error {}
 function wrap(display: string, err: unknown): KptError {
   if (err instanceof PlainCause) return new KptError({ op: "pkg.render", pkg: display, cause: err.message });
   if (err instanceof KptError) {
-    // A `pkg.render` error of this very package is already wrapped.
-    if (err.op === "pkg.render" && err.pkg === display) return err;
+    // A `pkg.render` error is already wrapped: this package's own, or a subpackage's, which kpt 1.0
+    // passes up as it is (`pkg.render: pkg ./db:\n\tpipeline.run: …`, not nested under `pkg .`).
+    if (err.op === "pkg.render") return err;
     return new KptError({ op: "pkg.render", pkg: display, cause: err });
   }
   throw err;

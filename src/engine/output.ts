@@ -32,6 +32,15 @@ export function defaultPath(doc: Document): string {
   return typeof namespace === "string" && namespace !== "" ? `${namespace}/${file}` : file;
 }
 
+/**
+ * A path annotation as a path inside the package: normalized, and an absolute path taken from the package
+ * root as kyaml's writer does (`filepath.Join(pkg, "/a/b.yaml")` is `pkg/a/b.yaml`).
+ */
+export function packageRelative(rel: string): string {
+  const clean = posix.normalize(rel);
+  return posix.isAbsolute(clean) ? clean.replace(/^\/+/, "") : clean;
+}
+
 interface Placed {
   entry: Entry;
   file: string;
@@ -56,7 +65,7 @@ export function placeEntries(entries: readonly Entry[]): Placed[] {
   return entries.map((entry, order) => {
     const loc = entryLocation(entry);
     const rel = loc.path ?? defaultPath(entry.doc);
-    const file = posix.normalize(joinPath(entry.pkg, rel));
+    const file = posix.normalize(joinPath(entry.pkg, packageRelative(rel)));
     return { entry, file, index: loc.index ?? Number.MAX_SAFE_INTEGER, order };
   });
 }

@@ -2,15 +2,15 @@
  * kpt's path invariants on a function's output (`enforcePathInvariants` in kpt's function runner):
  * a resource's `config.kubernetes.io/path` is relative to its package and must stay inside it
  * (`function must not modify resources outside of package: resource has path ../x.yaml`). On top
- * of kpt's `../` rule, porchlight also refuses what would make writing the package fail half-way or
- * write outside it: an absolute path, a path into `.git` (never package content), a path naming a
- * directory of the package
+ * of kpt's `../` rule and its duplicate path/index rule, porchlight also refuses what would make
+ * writing the package fail half-way or write outside it: a path into `.git` (never package content),
+ * a path naming a directory of the package
  * (`config.kubernetes.io/path cannot be a directory: d`) and a path below a file.
  */
 import { posix } from "node:path";
 import { joinPath } from "../krm/package-tree.js";
 import type { Entry } from "./entries.js";
-import { defaultPath, entryLocation } from "./output.js";
+import { defaultPath, entryLocation, packageRelative } from "./output.js";
 import type { StepOutcome } from "./step.js";
 import type { StepStatus } from "./types.js";
 
@@ -36,19 +36,30 @@ export function pathInvariantProblem(
   files: ReadonlySet<string>,
 ): string | undefined {
   const placed: Array<{ entry: Entry; rel: string; file: string }> = [];
+  const seen = new Set<string>();
   for (const entry of entries) {
     // A resource without a path goes to kyaml's default `[<namespace>/]<kind>_<name>.yaml`, which a
     // namespace such as `../..` would move outside the package too.
-    const rel = entryLocation(entry).path ?? defaultPath(entry.doc);
-    const clean = posix.normalize(rel);
+    const location = entryLocation(entry);
+    const rel = location.path ?? defaultPath(entry.doc);
+    const clean = packageRelative(rel);
     const inGit = clean.split("/").includes(".git");
-    if (posix.isAbsolute(rel) || clean === ".." || clean.startsWith("../") || inGit) {
+    if (clean === ".." || clean.startsWith("../") || inGit) {
       return `function must not modify resources outside of package: resource has path ${rel}`;
     }
-    if (clean === "." || clean === "./" || rel.endsWith("/")) {
+    if (clean === "." || clean === "" || rel.endsWith("/")) {
       return `config.kubernetes.io/path cannot be a directory: ${rel}`;
     }
-    placed.push({ entry, rel, file: posix.normalize(joinPath(entry.pkg, clean)) });
+    const file = posix.normalize(joinPath(entry.pkg, clean));
+    // kpt's enforcePathInvariants: no two resources at the same path and index.
+    if (location.path !== undefined) {
+      const index = location.index === undefined ? "" : String(location.index);
+      const key = `${file}\u0000${index}`;
+      if (seen.has(key))
+        return `resource at path ${JSON.stringify(posix.normalize(rel))} and index ${JSON.stringify(index)} already exists`;
+      seen.add(key);
+    }
+    placed.push({ entry, rel, file });
   }
   const allFiles = new Set([...files, ...placed.map((p) => p.file)]);
   const dirs = directoriesOf(allFiles);

@@ -5,7 +5,15 @@
  * output resources back to their package and origin, and record the step status.
  */
 import { type Document, isDocument } from "yaml";
-import { annotationsOf, getAnnotation, RESOURCE_ID, setAnnotations } from "../krm/annotations.js";
+import {
+  annotationsOf,
+  getAnnotation,
+  INTERNAL_PATH,
+  LEGACY_PATH,
+  RESOURCE_ID,
+  readLocation,
+  setAnnotations,
+} from "../krm/annotations.js";
 import { cloneDocument } from "../krm/clone.js";
 import { copyComments } from "../krm/comments.js";
 import { syncFieldOrder } from "../krm/field-order.js";
@@ -15,6 +23,7 @@ import { ALREADY_HANDLED } from "./errors.js";
 import type { PipelineStep } from "./function-config.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "./function-runtime.js";
 import { normalizeImage } from "./image.js";
+import { defaultPath } from "./output.js";
 import { isSelected } from "./selectors.js";
 import type { StepStatus } from "./types.js";
 
@@ -159,7 +168,18 @@ function mapOutputs(
     const source = sourceIndex === undefined ? undefined : selected[sourceIndex];
     const ann = annotationsOf(doc);
     ann?.delete(RESOURCE_ID);
-    if (!source) return { doc, pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
+    if (!source) {
+      // kyaml's FunctionFilter names a generated resource's file right away (`DefaultPathAnnotation`):
+      // `[<namespace>/]<kind>_<name>.yaml` as the resource is now, whatever later steps change.
+      if (readLocation(doc).path === undefined) {
+        const file = defaultPath(doc);
+        setAnnotations(doc, [
+          [INTERNAL_PATH, file],
+          [LEGACY_PATH, file],
+        ]);
+      }
+      return { doc, pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
+    }
     copyComments(source.doc, doc);
     syncFieldOrder(source.doc, doc);
     return {

@@ -3,6 +3,7 @@
  * with the operator's permission), then docker/podman when a daemon answers.
  */
 import { createBuiltinRuntime, notBuiltinReason } from "./builtin/registry.js";
+import { readStarlarkSettings, type StarlarkSettings } from "./builtin/starlark/settings.js";
 import { chainRuntimes } from "./chain.js";
 import { createContainerRuntime } from "./container/container-runtime.js";
 import { createExecRuntime } from "./exec/exec-runtime.js";
@@ -18,6 +19,13 @@ export interface DefaultRuntimeOptions {
   cwd?: string;
   /** Whether to try docker/podman for images without a builtin (default true). */
   useContainers?: boolean;
+  /**
+   * The `starlark` function's settings (on/off, `ctx.environment`, step budget); default: read from this
+   * process's environment (`readStarlarkSettings(process.env)`).
+   */
+  starlark?: StarlarkSettings;
+  /** Step budget of one starlark run (the app's `PORCHLIGHT_STARLARK_MAX_STEPS`); overrides `starlark.maxSteps`. */
+  starlarkMaxSteps?: number;
 }
 
 /**
@@ -25,7 +33,13 @@ export interface DefaultRuntimeOptions {
  * that names the image and lists the builtins. Never throws.
  */
 export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRuntime {
-  const builtin = createBuiltinRuntime();
+  const starlark = options.starlark ?? readStarlarkSettings(process.env);
+  const builtin = createBuiltinRuntime({
+    starlark: {
+      ...starlark,
+      ...(options.starlarkMaxSteps !== undefined ? { maxSteps: options.starlarkMaxSteps } : {}),
+    },
+  });
   const runtimes: FunctionRuntime[] = [
     builtin,
     createExecRuntime({ allow: options.allowExec, timeoutMs: options.execTimeoutMs, cwd: options.cwd }),

@@ -10,6 +10,7 @@
 import { Worker } from "node:worker_threads";
 import { RenderInterruptedError } from "../engine/errors.js";
 import type { PushOnFailure, RenderOptions, RenderResult } from "../engine/types.js";
+import { readStarlarkSettings, type StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import { functionEnv } from "./function-env.js";
 import type { RenderBudget } from "./render-budget.js";
 
@@ -19,6 +20,8 @@ export interface WorkerSettings {
   allowContainers: boolean;
   execTimeoutMs?: number;
   starlarkMaxSteps: number;
+  /** The starlark function's settings, read in the main process (workers see a scrubbed environment). */
+  starlark: StarlarkSettings;
 }
 
 /** One render as sent to a worker: `RenderOptions` without the runtime and callbacks (bound in the worker). */
@@ -134,6 +137,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     allowExec: options.runtime.allowExec,
     allowContainers: options.runtime.allowContainers,
     starlarkMaxSteps: budget.starlarkMaxSteps,
+    starlark: readStarlarkSettings(process.env),
     ...(options.runtime.execTimeoutMs !== undefined ? { execTimeoutMs: options.runtime.execTimeoutMs } : {}),
   };
   const slots = new Set<Slot>();

@@ -10,10 +10,11 @@ import { createDefaultRuntime, type DefaultRuntimeOptions } from "../runtimes/de
 import type { WorkerReply, WorkerRequest, WorkerSettings } from "./render-pool.js";
 
 const settings = workerData as WorkerSettings;
-const runtimeOptions: DefaultRuntimeOptions & { starlarkMaxSteps?: number } = {
+const runtimeOptions: DefaultRuntimeOptions = {
   allowExec: settings.allowExec,
   useContainers: settings.allowContainers,
   starlarkMaxSteps: settings.starlarkMaxSteps,
+  starlark: settings.starlark,
   ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
 };
 const runtime = createDefaultRuntime(runtimeOptions);

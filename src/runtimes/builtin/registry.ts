@@ -7,6 +7,7 @@
 import type { FunctionResult, ResourceList } from "../../krm/resource-list.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 import type { BuiltinFunction } from "./builtin-function.js";
+import type { StarlarkSettings } from "./starlark/settings.js";
 
 /** What the Go SDK's `fn.AsMain` prints to stderr when a function reports failure. */
 export const SDK_FAILURE_STDERR = "failed to evaluate function: error: function failure";
@@ -38,6 +39,7 @@ export const BUILTIN_LOADERS: Readonly<Record<string, () => Promise<BuiltinFunct
   "set-labels": async () => (await import("./set-labels.js")).setLabels,
   "set-namespace": async () => (await import("./set-namespace.js")).setNamespace,
   "set-project-id": async () => (await import("./set-project-id.js")).setProjectId,
+  starlark: async () => (await import("./starlark/index.js")).starlark,
   "upsert-resource": async () => (await import("./upsert-resource.js")).upsertResource,
 };
 
@@ -84,12 +86,12 @@ export function notBuiltinReason(image: string): string | undefined {
 export class BuiltinRegistry {
   private readonly byName = new Map<string, LazyBuiltin>();
 
-  constructor(functions?: readonly BuiltinFunction[]) {
+  constructor(functions?: readonly BuiltinFunction[], loaders = BUILTIN_LOADERS) {
     if (functions) {
       for (const fn of functions) this.byName.set(fn.name, { name: fn.name, load: async () => fn });
       return;
     }
-    for (const [name, loader] of Object.entries(BUILTIN_LOADERS)) {
+    for (const [name, loader] of Object.entries(loaders)) {
       let loaded: Promise<BuiltinFunction> | undefined;
       this.byName.set(name, { name, load: () => (loaded ??= loader()) });
     }
@@ -116,9 +118,18 @@ function errorMessage(err: unknown): string {
  * code 1, the error in `stderr` and an error result naming the function.
  */
 export function createBuiltinRuntime(
-  options: { functions?: readonly BuiltinFunction[] } = {},
+  options: { functions?: readonly BuiltinFunction[]; starlark?: Partial<StarlarkSettings> } = {},
 ): FunctionRuntime & { registry: BuiltinRegistry } {
-  const registry = new BuiltinRegistry(options.functions);
+  const settings = options.starlark;
+  const registry = new BuiltinRegistry(
+    options.functions,
+    settings
+      ? {
+          ...BUILTIN_LOADERS,
+          starlark: async () => (await import("./starlark/index.js")).createStarlarkFunction(settings),
+        }
+      : BUILTIN_LOADERS,
+  );
   return {
     name: "builtin",
     registry,
