@@ -24,8 +24,12 @@ interface ManifestEntry {
   path: string;
 }
 
-/** Packages whose every function is a builtin when this was last raised (the manifest's builtinRenderable: 69 of 90). */
-const MIN_RENDERABLE = 74;
+/**
+ * Packages whose every function is a builtin when this was last raised (the manifest's builtinRenderable: 69 of 90;
+ * starlark added 7: ghost, gsoc-otel-demo/app, blueprints' project, vlanindex, argo-cd-app, flux-gitrepo-kustomize,
+ * rootsync).
+ */
+const MIN_RENDERABLE = 81;
 
 function readTree(root: string): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();

@@ -6,12 +6,20 @@
 import { isMap, isSeq, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { isNullish, scalarString } from "./yaml-nodes.js";
 
-/** Splits `a.b.[name=x.y].c.[d.e]` into `a`, `b`, `[name=x.y]`, `c`, `d.e`. */
+/** Splits `a.b.[name=x.y].c.[d.e].f\.g` into `a`, `b`, `[name=x.y]`, `c`, `d.e`, `f.g`. */
 export function smarterPathSplit(path: string): string[] {
   const out: string[] = [];
   let cur = "";
   let depth = 0;
-  for (const ch of path) {
+  const chars = [...path];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i];
+    // kustomize's PathSplitter: `\.` is a dot inside a field name (`data.init\.sql`).
+    if (ch === "\\" && chars[i + 1] === "." && depth === 0) {
+      cur += ".";
+      i++;
+      continue;
+    }
     if (ch === "[") depth += 1;
     if (ch === "]") depth = Math.max(0, depth - 1);
     if (ch === "." && depth === 0) {
@@ -106,14 +114,16 @@ export function matchPath(
   return out;
 }
 
-/** kyaml `Lookup`: the single field at a path (map keys and `[k=v]` only), or undefined. */
+/** kyaml `Lookup`: the single field at a path (map keys, `[k=v]`, list indexes), or undefined. */
 export function lookupPath(root: unknown, segments: readonly string[]): unknown {
   let cur = root;
   for (const seg of segments) {
     const sel = listSelector(seg);
     if (isSeq(cur)) {
-      if (!sel) return undefined;
-      cur = cur.items.find((item) => itemMatches(item, sel));
+      // kyaml's PathGetter: a number is a list index.
+      if (/^\d+$/.test(seg)) cur = cur.items[Number(seg)];
+      else if (!sel) return undefined;
+      else cur = cur.items.find((item) => itemMatches(item, sel));
     } else if (isMap(cur) && !sel) {
       cur = cur.get(seg, true);
     } else {

@@ -30,6 +30,32 @@ const config = (replacements: string) =>
   `apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\nreplacements:\n${replacements}`;
 
 describe("apply-replacements", () => {
+  it("reads a source through a list index and a field name with an escaped dot (kustomize's PathSplitter)", async () => {
+    const items = `${ITEMS}---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: sql
+data:
+  init.sql: CREATE TABLE t
+`;
+    const out = await runBuiltin(
+      applyReplacements,
+      items,
+      config(`  - source: {kind: Deployment, name: web, fieldPath: spec.template.spec.containers.1.image}
+    targets:
+      - select: {name: ctx}
+        fieldPaths: [data.image]
+  - source: {kind: ConfigMap, name: sql, fieldPath: data.init\\.sql}
+    targets:
+      - select: {name: ctx}
+        fieldPaths: [data.name]
+`),
+    );
+    expect(out.results.filter((r) => r.severity === "error")).toEqual([]);
+    expect(out.yaml).toContain('  name: CREATE TABLE t\n  replicas: "5"\n  image: side:1\n');
+  });
+
   it("copies source fields into selected targets, with delimiters and list selectors", async () => {
     const out = await runBuiltin(
       applyReplacements,

@@ -13,11 +13,10 @@
  */
 import type { FunctionResult, ResourceList } from "../../../krm/resource-list.js";
 import {
-  compile,
+  compileCached,
   Dict,
   fromBytes,
   List,
-  type Program,
   runProgram,
   StarlarkError,
   StarlarkEvalError,
@@ -46,22 +45,8 @@ const DIALECT = {
   while: true,
 } as const;
 
-const PROGRAM_CACHE_LIMIT = 64;
-const programs = new Map<string, Program>();
-
-/** Compiles a script once per (name, source): kpt runs the same script on every render. */
-function programFor(name: string, source: string): Program {
-  const key = `${name}\u0000${source}`;
-  const hit = programs.get(key);
-  if (hit) return hit;
-  const program = compile(name, source, { options: DIALECT, predeclared: ["ctx"] });
-  if (programs.size >= PROGRAM_CACHE_LIMIT) programs.delete(programs.keys().next().value as string);
-  programs.set(key, program);
-  return program;
-}
-
 function isBudgetError(err: StarlarkEvalError): boolean {
-  return fromBytes(err.message).startsWith("Starlark computation cancelled:");
+  return err.text.startsWith("Starlark computation cancelled:");
 }
 
 /** The message the catalog reports for a script error (go.starlark.net's `Error()`). */
@@ -71,7 +56,7 @@ function errorMessage(err: unknown): string {
       // Not a catalog message: say where the script was and which setting bounds it.
       return `${err.backtrace()}\n(the step budget is the operator's PORCHLIGHT_STARLARK_MAX_STEPS)`;
     }
-    return fromBytes(err.message);
+    return err.text;
   }
   if (
     err instanceof StarlarkSyntaxError ||
@@ -109,6 +94,7 @@ export function createStarlarkFunction(settings: Partial<StarlarkSettings> = {})
   const maxSteps = settings.maxSteps ?? DEFAULT_STARLARK_MAX_STEPS;
   return {
     name: "starlark",
+    catalogVersion: "v0.5.5",
     run(input: ResourceList): BuiltinFunctionOutput {
       if (!enabled) {
         return failure(
@@ -124,7 +110,8 @@ export function createStarlarkFunction(settings: Partial<StarlarkSettings> = {})
       thread.load = loadModule;
       let items: KrmItems;
       try {
-        const program = programFor(run.name, run.source);
+        // Compiled once per (name, source): kpt runs the same script on every render.
+        const program = compileCached(run.name, run.source, { options: DIALECT, predeclared: ["ctx"] });
         const resourceList = resourceListValue(input);
         runProgram(thread, program, { ctx: makeContext(resourceList, environment) });
         items = writeBack(input.items, resourceList.get("items") ?? toStarlark(null));
