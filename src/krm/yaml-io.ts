@@ -22,7 +22,7 @@ import {
   type ToStringOptions,
   visit,
 } from "yaml";
-import { goStringStyle } from "./go-yaml-style.js";
+import { goDoubleQuoted, goStringStyle } from "./go-yaml-style.js";
 import { compareWithFingerprint, type Fingerprint, fingerprint } from "./same-document.js";
 import { toYamlSyntaxError } from "./yaml-errors.js";
 
@@ -248,8 +248,23 @@ export function goNormalize(doc: Document): void {
   if (doc.commentBefore) doc.commentBefore = collapseBlankLines(doc.commentBefore);
   if (doc.comment) doc.comment = collapseBlankLines(doc.comment);
   const schema = doc.schema.clone();
-  schema.tags = schema.tags.map(keepSourceText);
+  schema.tags = schema.tags.map((tag) => goDoubleQuotes(keepSourceText(tag)));
   doc.schema = schema;
+}
+
+/** Strings the document asks to double-quote are written as yaml.v3 writes them (see goDoubleQuoted). */
+function goDoubleQuotes<T extends Schema["tags"][number]>(tag: T): T {
+  if (tag.tag !== "tag:yaml.org,2002:str" || (tag as { collection?: string }).collection) return tag;
+  const scalarTag = tag as ScalarTag;
+  const original = scalarTag.stringify;
+  return {
+    ...scalarTag,
+    stringify(item, ctx, onComment, onChompKeep) {
+      if (item.type === Scalar.QUOTE_DOUBLE && typeof item.value === "string")
+        return goDoubleQuoted(item.value);
+      return original ? original(item, ctx, onComment, onChompKeep) : String(item.value);
+    },
+  } as T;
 }
 
 /**

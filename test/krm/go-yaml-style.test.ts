@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Scalar } from "yaml";
-import { goStringStyle } from "../../src/krm/go-yaml-style.js";
+import { Document, Scalar } from "yaml";
+import { goDoubleQuoted, goStringStyle } from "../../src/krm/go-yaml-style.js";
+import { serializeChanged } from "../../src/krm/yaml-io.js";
 
 describe("Go yaml.v3 string styles", () => {
   it("double-quotes strings that would read back as another type", () => {
@@ -32,5 +33,22 @@ describe("Go yaml.v3 string styles", () => {
     expect(goStringStyle("pkg.render: pkg .:\n\tpipeline.run: x")).toBe(Scalar.BLOCK_LITERAL);
     expect(goStringStyle("a \nb")).toBe(Scalar.QUOTE_DOUBLE);
     expect(goStringStyle("colour \u001b[31m")).toBe(Scalar.QUOTE_DOUBLE);
+  });
+});
+
+describe("Go yaml.v3 double-quoted strings", () => {
+  it("stay on one line with breaks and non-printable characters escaped, spaces kept", () => {
+    expect(goDoubleQuoted('a "b"\\ \n  c\t\n')).toBe('"a \\"b\\"\\\\ \\n  c\\t\\n"');
+    expect(goDoubleQuoted("\u0000\u0007\u001b\u007f\u0085\u00a0\u2028\ufeff\u{1F600}é")).toBe(
+      '"\\0\\a\\e\\x7F\\N\u00a0\\L\\uFEFF\\U0001F600é"',
+    );
+  });
+
+  it("are how a changed document writes a string set to double quotes", () => {
+    const doc = new Document({});
+    const text = new Scalar("line one  \n    \nline three\n");
+    text.type = Scalar.QUOTE_DOUBLE;
+    (doc.contents as { set(k: string, v: unknown): void }).set("data", text);
+    expect(serializeChanged(doc, "compact")).toBe('data: "line one  \\n    \\nline three\\n"\n');
   });
 });

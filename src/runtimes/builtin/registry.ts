@@ -24,6 +24,7 @@ export const BUILTIN_LOADERS: Readonly<Record<string, () => Promise<BuiltinFunct
   "drop-comments": async () => (await import("./drop-comments.js")).dropComments,
   "enable-gcp-services": async () => (await import("./enable-gcp-services.js")).enableGcpServices,
   "ensure-name-substring": async () => (await import("./ensure-name-substring.js")).ensureNameSubstring,
+  "export-terraform": async () => (await import("./export-terraform/index.js")).exportTerraform,
   fix: async () => (await import("./fix.js")).fix,
   "generate-folders": async () => (await import("./generate-folders.js")).generateFolders,
   kubeconform: async () => (await import("./schema-validators.js")).kubeconform,
