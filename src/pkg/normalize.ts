@@ -45,8 +45,9 @@ export function addMergeComments(tree: FileTree, dir = ""): FileTree {
       throw err;
     }
     if (parsed.docs.length === 0) continue;
+    const text = below.get(file)!.toString("utf8").replace(/\r\n/g, "\n");
     const parts = parsed.docs.map(({ doc, source }) => {
-      normalizeComments(doc);
+      normalizeComments(doc, text);
       if (isMap(doc.contents)) {
         // kyaml's reader annotates every resource; the annotations map it creates stays where it was put.
         setAnnotations(doc, [["config.kubernetes.io/index", "0"]]);

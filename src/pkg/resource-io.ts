@@ -83,7 +83,7 @@ export function readResources(tree: FileTree, options: ReadOptions = {}): Resour
     const text = tree.get(file)!.toString("utf8").replace(/\r\n/g, "\n");
     const parsed = parseYamlFile(file, text);
     for (const { doc, source, index } of parsed.docs) {
-      normalizeComments(doc);
+      normalizeComments(doc, text);
       const seqIndent = source === undefined ? parsed.seqIndent : seqIndentOf(source);
       if (isMap(doc.contents)) {
         const values: Record<string, string> = {
@@ -109,10 +109,26 @@ export function readResources(tree: FileTree, options: ReadOptions = {}): Resour
 
 /**
  * Puts comments where Go's yaml.v3 keeps them: a comment before the first key of a nested map is
- * that key's head comment, a comment before the first item of a nested list is that item's.
+ * that key's head comment, a comment before the first item of a nested list is that item's, and a
+ * comment on a list item's dash line (`- # note` then `  key: v`, as yaml.v3 writes the head comment
+ * of an item's first key) belongs to that first key. `text` is the source the document was parsed from.
  */
-export function normalizeComments(doc: Document): void {
+export function normalizeComments(doc: Document, text?: string): void {
   visit(doc, {
+    Seq(_key, seq) {
+      if (text === undefined) return;
+      for (const item of seq.items) {
+        if (!isMap(item) || !item.commentBefore || item.items.length === 0 || !item.range) continue;
+        const first = item.items[0].key;
+        if (!isScalar(first)) continue;
+        const before = text.slice(0, item.range[0]);
+        const lineStart = before.lastIndexOf("\n", before.lastIndexOf("#")) + 1;
+        if (/^\s*- #/.test(before.slice(lineStart))) {
+          first.commentBefore = join(item.commentBefore, first.commentBefore);
+          item.commentBefore = undefined;
+        }
+      }
+    },
     Pair(_key, pair) {
       const value = pair.value;
       if (isMap(value) && !value.flow && value.commentBefore && value.items.length > 0) {

@@ -173,6 +173,23 @@ upstreamLock:
     expect(databases.requests.map((r) => r.ref)).toEqual(["main", "d1"]);
   });
 
+  it("fails a merge of fields of different kinds naming file, resource and field, leaving the new ref as kpt does", async () => {
+    const up = upstream(
+      { "a.yaml": cm("a", "  k: v\n") },
+      { "a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: text\n" },
+    );
+    const err = await run({ Kptfile: kptfile(), "a.yaml": cm("a", "  k: v\n  l: w\n") }, up).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(UpdateError);
+    expect((err as UpdateError).message).toBe(
+      "a.yaml: ConfigMap a: field data is a map in one version and a value in another",
+    );
+    const out = texts((err as UpdateError).files);
+    expect(out.Kptfile).toContain("    ref: v2\n");
+    expect(out["a.yaml"]).toContain("metadata: # kpt-merge: /a\n");
+  });
+
   it("refuses a package without upstream", async () => {
     const up = upstream({}, {});
     await expect(

@@ -338,6 +338,9 @@ function plainScalar(value: string): Scalar {
 function takeStyle(node: YNode, existing: unknown): void {
   if (isScalar(node)) {
     node.type = isScalar(existing) ? (existing.type ?? Scalar.PLAIN) : Scalar.PLAIN;
+    // yaml.v3 writes a number or bool in the quoted style it inherits as a quoted string.
+    const quoted = node.type === Scalar.QUOTE_SINGLE || node.type === Scalar.QUOTE_DOUBLE;
+    if (quoted && node.value !== null && typeof node.value !== "string") node.value = scalarText(node) ?? "";
   } else {
     // yaml.v3 writes an empty collection in flow style whatever its style.
     node.flow = node.items.length === 0 || ((isMap(existing) || isSeq(existing)) && Boolean(existing.flow));
