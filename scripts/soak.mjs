@@ -26,7 +26,7 @@ const { values: opts } = parseArgs({
     phases: { type: "string", default: "one,redis" },
     seconds: { type: "string", default: "120" },
     branches: { type: "string", default: "15" },
-    rate: { type: "string", default: "4" },
+    rate: { type: "string", default: "5" },
     "drain-seconds": { type: "string", default: "300" },
   },
 });
@@ -253,7 +253,7 @@ async function runPhase(name, { redis }) {
           });
       }
       tick++;
-      if (inFlight.size < 8) {
+      if (inFlight.size < 12) {
         const p = action()
           .catch((err) => problems.push(`traffic: ${err.message}`))
           .finally(() => inFlight.delete(p));
