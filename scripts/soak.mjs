@@ -8,7 +8,7 @@
  * check run, and prints: deliveries, renders, commits, dropped results, p50/p99 webhook answer time,
  * p50/p99 push-to-check time, peak RSS per process.
  *
- * Usage: npm run soak [-- --phases one,redis --seconds 120 --branches 15 --rate 2]
+ * Usage: npm run soak [-- --phases one,redis --seconds 120 --branches 15 --rate 5 --user-deliveries 360]
  * Exits 1 when a phase breaks a promise (figures are printed either way). Needs ../shared beside the
  * checkout; the Redis phase needs redis-server (skipped with a message otherwise).
  */
@@ -28,12 +28,15 @@ const { values: opts } = parseArgs({
     branches: { type: "string", default: "15" },
     rate: { type: "string", default: "5" },
     "drain-seconds": { type: "string", default: "300" },
+    /** Deliveries the simulated users cause at most (pushes, redeliveries); the app's own commits add theirs. */
+    "user-deliveries": { type: "string", default: "360" },
   },
 });
 const SECONDS = Number(opts.seconds);
 const BRANCHES = Number(opts.branches);
 const RATE = Number(opts.rate);
 const DRAIN_MS = Number(opts["drain-seconds"]) * 1000;
+const USER_DELIVERIES = Number(opts["user-deliveries"]);
 
 const sharedDir = path.resolve(repoRoot, "../shared");
 const scenarioPath = existsSync(sharedDir)
@@ -220,7 +223,7 @@ async function runPhase(name, { redis }) {
     const deadline = started + SECONDS * 1000;
     const inFlight = new Set();
     let tick = 0;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && pushes.length + actions.redeliver < USER_DELIVERIES) {
       const roll = Math.random();
       const unstarted = branches.filter((b) => !lastReplicas.has(b));
       let action;
