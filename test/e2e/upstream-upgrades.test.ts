@@ -285,6 +285,17 @@ spec:
     );
     expect(status.conclusion).toBe("success");
     expect(status.output.summary).toContain("| `west` | `west/app` | ✏️ edit proposed |");
+    // Removing the variant (deletionPolicy delete, the default) closes its draft's pull request and deletes the branch.
+    await gh.pushFiles("acme", "deploy", "main", { "package-variants/west.yaml": null }, "Remove west");
+    await scenario.waitFor(async () => ((await head("deploy", branch)) ? null : true), {
+      ...WAIT,
+      message: "the removed variant's draft branch deleted",
+    });
+    const closed = (await gh.request("GET", `/repos/acme/deploy/pulls/${edit.number}`)).data;
+    expect(closed.state).toBe("closed");
+    expect(await gh.gitShow("acme", "deploy", "main", "west/app/Kptfile")).toContain(
+      "porchlight.dev/package-variant: west",
+    );
   }, 240_000);
 
   it("a PackageVariant that follows its upstream proposes the upgrade of its locally edited downstream on publish", async () => {

@@ -1,0 +1,44 @@
+/**
+ * The downstream index over a real Redis (what the app uses with REDIS_URL): shared by every process,
+ * replaced per repository. Skips visibly without redis-server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DownstreamEntry } from "../../src/lifecycle/upstream/downstream-index.js";
+import { RedisDownstreamIndex } from "../../src/lifecycle/upstream/redis-downstream-index.js";
+import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis.js";
+
+const available = redisAvailable();
+if (!available) console.warn("redis downstream index test skipped: redis-server is not installed");
+
+const entry = (repo: string, pkg: string, upstream: string): DownstreamEntry => ({
+  repo,
+  package: pkg,
+  upstream: { repo: upstream, package: "base", url: `https://github.com/${upstream}`, ref: "v1" },
+  lock: { ref: "base/v1", commit: "c", revision: 1 },
+  strategy: "resource-merge",
+  variant: undefined,
+});
+
+describe.skipIf(!available)("RedisDownstreamIndex", () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 30_000);
+  afterAll(async () => redis?.stop());
+
+  it("is shared by two connections and replaced per repository", async () => {
+    const a = await RedisDownstreamIndex.connect(redis.url);
+    const b = await RedisDownstreamIndex.connect(redis.url);
+    try {
+      await a.setRepository(1, "org/Deploy", [entry("org/deploy", "east", "org/blueprints")]);
+      await a.setRepository(1, "org/other", [entry("org/other", "x", "org/elsewhere")]);
+      expect((await b.downstreamsOf(1, "org/Blueprints", "base")).map((e) => e.package)).toEqual(["east"]);
+      expect(await b.downstreamsOf(2, "org/blueprints", "base")).toEqual([]);
+      await b.setRepository(1, "org/deploy", []);
+      expect((await a.all(1)).map((e) => e.repo)).toEqual(["org/other"]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
