@@ -316,6 +316,7 @@ export class Hydration {
           functionConfig,
           runtime: this.options.runtime,
           cwd: this.options.cwd,
+          packagePaths: true,
         }),
         entries,
         this.options.files ?? new Set(),

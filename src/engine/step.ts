@@ -10,6 +10,7 @@ import {
   getAnnotation,
   INTERNAL_PATH,
   LEGACY_PATH,
+  PACKAGE_PATH,
   RESOURCE_ID,
   readLocation,
   setAnnotations,
@@ -48,6 +49,12 @@ export interface RunStepOptions {
   functionConfig: Document | undefined;
   runtime: FunctionRuntime;
   cwd?: string;
+  /**
+   * kpt's render: every input resource carries its package in `internal.config.kubernetes.io/package-path`
+   * (`.` for the root, else its path from the root) and an output resource goes to the package its
+   * annotation names (a new one without it to this step's package). kpt's `fn eval` sets none.
+   */
+  packagePaths?: boolean;
 }
 
 function baseStatus(step: PipelineStep): StepStatus {
@@ -128,7 +135,15 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   }
   const clones = selected.map((entry, i) => {
     const clone = cloneDocument(entry.doc);
-    setAnnotations(clone, [[RESOURCE_ID, String(i)]]);
+    setAnnotations(
+      clone,
+      options.packagePaths
+        ? [
+            [RESOURCE_ID, String(i)],
+            [PACKAGE_PATH, packagePathValue(entry.pkg)],
+          ]
+        : [[RESOURCE_ID, String(i)]],
+    );
     return clone;
   });
   const outcome = await invoke(options, clones);
@@ -148,7 +163,12 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
     return { ...base, entries, failure: outcome.executionError ?? ALREADY_HANDLED };
   }
   if (step.kind === "validator") return { ...base, entries, failure: undefined };
-  const outputs = mapOutputs(outcome.output?.items ?? [], selected, options.pkg);
+  const outputs = mapOutputs(
+    outcome.output?.items ?? [],
+    selected,
+    options.pkg,
+    options.packagePaths === true,
+  );
   return {
     ...base,
     entries: filtering ? mergeWithInput(entries, selected, outputs) : outputs,
@@ -161,13 +181,16 @@ function mapOutputs(
   items: Document[],
   selected: Entry[],
   pkg: string,
+  packagePaths: boolean,
 ): Array<Entry & { sourceIndex?: number }> {
   return items.map((doc) => {
     const id = getAnnotation(doc, RESOURCE_ID);
     const sourceIndex = id === undefined ? undefined : Number.parseInt(id, 10);
     const source = sourceIndex === undefined ? undefined : selected[sourceIndex];
+    const named = packagePaths ? packageOfValue(getAnnotation(doc, PACKAGE_PATH)) : undefined;
     const ann = annotationsOf(doc);
     ann?.delete(RESOURCE_ID);
+    if (packagePaths) ann?.delete(PACKAGE_PATH);
     if (!source) {
       // kyaml's FunctionFilter names a generated resource's file right away (`DefaultPathAnnotation`):
       // `[<namespace>/]<kind>_<name>.yaml` as the resource is now, whatever later steps change.
@@ -178,19 +201,39 @@ function mapOutputs(
           [LEGACY_PATH, file],
         ]);
       }
-      return { doc, pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
+      return { doc, pkg: named ?? pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
     }
     copyComments(source.doc, doc);
     syncFieldOrder(source.doc, doc);
     return {
       doc,
-      pkg: source.pkg,
+      pkg: named ?? source.pkg,
       origin: source.origin,
       originFile: source.originFile,
       createdAnnotations: source.createdAnnotations,
       sourceIndex,
     };
   });
+}
+
+/** The package-path annotation's value for a package (`""` = the root → `.`). */
+function packagePathValue(pkg: string): string {
+  return pkg === "" ? "." : pkg;
+}
+
+/**
+ * The package a package-path annotation names (`.` → the root), or undefined when it is absent or
+ * does not name a directory inside the root (the resource then stays where it was).
+ */
+function packageOfValue(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parts: string[] = [];
+  for (const part of value.trim().split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") return undefined;
+    parts.push(part);
+  }
+  return value.trim().startsWith("/") ? undefined : parts.join("/");
 }
 
 /** kpt's `MergeWithInput`: selected inputs are replaced by their outputs in place; new outputs go last. */

@@ -21,6 +21,12 @@ export const SEQ_INDENT = "internal.config.kubernetes.io/seqindent";
 export const RESOURCE_ID = "config.k8s.io/id";
 /** kyaml's legacy id annotation (older kyaml). */
 export const LEGACY_RESOURCE_ID = "internal.config.kubernetes.io/id";
+/**
+ * kpt's package of a resource while a render's functions run (`pkg.GetPkgPathAnnotation`): an output
+ * resource is written into the package it names. Not in {@link PIPELINE_ANNOTATIONS}: a generator that
+ * copies its source's annotations is meant to carry it (the resource lands in its source's package).
+ */
+export const PACKAGE_PATH = "internal.config.kubernetes.io/package-path";
 
 /** Every annotation the engine adds while a resource is in the pipeline. */
 export const PIPELINE_ANNOTATIONS = [
