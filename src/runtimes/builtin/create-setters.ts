@@ -127,6 +127,7 @@ function failure(items: KrmResource[], message: string) {
 /** The builtin `create-setters`. */
 export const createSetters: BuiltinFunction = {
   name: "create-setters",
+  catalogVersion: "v0.1.0",
   run(input) {
     const fc = input.functionConfig;
     const parsed = fc ? configMapData(fc) : { data: new Map<string, string>() };

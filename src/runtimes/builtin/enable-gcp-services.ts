@@ -109,6 +109,7 @@ function byFileThenText(a: FunctionResult, b: FunctionResult): number {
 /** The builtin `enable-gcp-services`. */
 export const enableGcpServices: BuiltinFunction = {
   name: "enable-gcp-services",
+  catalogVersion: "v0.1.0",
   run(input) {
     let items = input.items;
     const generated: KrmResource[] = [];

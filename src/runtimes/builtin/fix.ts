@@ -249,6 +249,7 @@ function packageOf(file: string, packages: ReadonlySet<string>): string | undefi
 /** The builtin `fix`. */
 export const fix: BuiltinFunction = {
   name: "fix",
+  catalogVersion: "v0.2.1",
   run(input) {
     const fixer = new Fixer();
     const isKptfile = (doc: KrmResource) => getString(doc, ["kind"]) === "Kptfile";

@@ -256,6 +256,7 @@ function insertReplacing(items: readonly KrmResource[], generated: readonly KrmR
 /** The builtin `generate-folders`. */
 export const generateFolders: BuiltinFunction = {
   name: "generate-folders",
+  catalogVersion: "v0.1.1",
   run(input) {
     const results: FunctionResult[] = [];
     const generated: KrmResource[] = [];

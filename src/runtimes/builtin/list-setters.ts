@@ -144,6 +144,7 @@ class Lister {
 /** The builtin `list-setters`. */
 export const listSetters: BuiltinFunction = {
   name: "list-setters",
+  catalogVersion: "v0.1.0",
   run(input) {
     const lister = new Lister();
     lister.fromKptfile(input.items);

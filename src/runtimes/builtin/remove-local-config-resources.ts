@@ -9,6 +9,7 @@ import { fileOf, getAnnotation, getString } from "./yaml-nodes.js";
 /** The builtin `remove-local-config-resources`. */
 export const removeLocalConfigResources: BuiltinFunction = {
   name: "remove-local-config-resources",
+  catalogVersion: "v0.1.0",
   run(input) {
     const results: FunctionResult[] = [];
     const items = input.items.filter((doc) => {

@@ -150,6 +150,7 @@ function kubeconformMessage(error: SchemaError): string {
 /** The builtin `kubeconform`: kubeconform's top-level validation errors, one result each. */
 export const kubeconform: BuiltinFunction = {
   name: "kubeconform",
+  catalogVersion: "latest",
   run(input) {
     return runValidator(
       input.functionConfig,
@@ -235,6 +236,7 @@ function flattenForKubeval(error: SchemaError, root: unknown, out: FlatError[]):
 /** The builtin `kubeval`: every gojsonschema error, one result each (`field.path` as kubeval prints it). */
 export const kubeval: BuiltinFunction = {
   name: "kubeval",
+  catalogVersion: "v0.3.0",
   run(input) {
     const out = runValidator(
       input.functionConfig,

@@ -19,6 +19,7 @@ function failure(message: string) {
 /** The builtin `set-enforcement-action`. */
 export const setEnforcementAction: BuiltinFunction = {
   name: "set-enforcement-action",
+  catalogVersion: "v0.1.0",
   run(input) {
     const parsed = input.functionConfig
       ? configMapData(input.functionConfig)

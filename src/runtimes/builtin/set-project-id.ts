@@ -70,6 +70,7 @@ function addSetter(items: readonly KrmResource[], kptfile: KrmResource, projectI
 /** The builtin `set-project-id`. */
 export const setProjectId: BuiltinFunction = {
   name: "set-project-id",
+  catalogVersion: "v0.2.0",
   run(input) {
     const parsed = input.functionConfig
       ? configMapData(input.functionConfig)
