@@ -155,8 +155,11 @@ function jkcfgDefinitions(version: string): Record<string, OpenApiSchema> {
 const MODEL_SCHEMA = /\bconst schema = (\{[\s\S]*?\n\});\n/;
 const MODEL_ID = /\.register\)?\("([^"]+)", schema\)/;
 
-/** kubernetes-models' schema as an OpenAPI definition: `$ref`s to `#/definitions/`, `oneOf [X, null]` as X. */
-function fromModelSchema(node: unknown): unknown {
+/**
+ * A kubernetes-models schema (`@kubernetes-models/*` packages' `const schema = {…}`) as an OpenAPI
+ * definition: `$ref`s to `#/definitions/`, `oneOf [X, null]` as X marked `nullable`.
+ */
+export function fromModelSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(fromModelSchema);
   if (node === null || typeof node !== "object") return node;
   const obj = node as OpenApiSchema;

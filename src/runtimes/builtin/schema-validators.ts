@@ -10,8 +10,11 @@
  * `apiVersion/kind`s), `ignore_missing_schemas`, `kubernetes_version` (a shipped version, or a minor
  * such as `1.16`; default the newest shipped). `schema_location`, `schema_locations` and
  * `additional_schema_locations` need network or mounts and are refused with an error result.
+ * kubeval also validates Config Connector resources (`src/schemas/config-connector.ts`), whose schemas
+ * the catalog's kubeval image ships; kubeconform, like the catalog's, has none for them.
  */
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
+import { configConnectorSchema } from "../../schemas/config-connector.js";
 import {
   quoteSingle,
   type SchemaError,
@@ -85,12 +88,16 @@ function fieldResult(message: string, doc: KrmResource, fieldPath: string): Func
   return result;
 }
 
-/** Runs a validator over every item; `check` returns the results for one resource with a schema. */
+/**
+ * Runs a validator over every item; `check` returns the results for one resource with a schema.
+ * `customResources` also validates Config Connector kinds (the schemas the catalog's kubeval ships).
+ */
 function runValidator(
   fc: KrmResource | undefined,
   items: KrmResource[],
   check: (info: ResourceInfo, error: SchemaError) => FunctionResult[],
   missing: (info: ResourceInfo, config: ValidatorConfig) => FunctionResult[],
+  customResources = false,
 ): BuiltinFunctionOutput {
   const config = readConfig(fc);
   if (typeof config === "string") {
@@ -104,7 +111,9 @@ function runValidator(
       kind: getString(doc, ["kind"]) ?? "",
     };
     if (skipped(info, config)) continue;
-    const schema = kindSchema(info.apiVersion, info.kind, config.version);
+    const schema =
+      kindSchema(info.apiVersion, info.kind, config.version) ??
+      (customResources ? configConnectorSchema(info.apiVersion, info.kind) : undefined);
     if (!schema) {
       if (!config.ignoreMissingSchemas) results.push(...missing(info, config));
       continue;
@@ -254,6 +263,7 @@ export const kubeval: BuiltinFunction = {
           `Failed initializing schema for ${info.apiVersion}/${info.kind}: Kubernetes ${config.version} does not define it`;
         return [fieldResult(message, info.doc, "")];
       },
+      true,
     );
     // The catalog's TypeScript SDK writes nothing to stderr when it reports results.
     return { ...out, stderr: "" };

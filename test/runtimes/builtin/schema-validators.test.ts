@@ -146,3 +146,47 @@ spec:
     expect(ignored.results.some((r) => r.resourceRef?.kind === "Widget")).toBe(false);
   });
 });
+
+describe("Config Connector resources", () => {
+  const CNRM = `apiVersion: resourcemanager.cnrm.cloud.google.com/v1beta1
+kind: Folder
+metadata:
+  name: team
+spec:
+  displayName: Team
+  organizationRef:
+    external: "123"
+---
+apiVersion: compute.cnrm.cloud.google.com/v1beta1
+kind: ComputeNetwork
+metadata:
+  name: net
+spec:
+  routingMode: GLOBAL
+  autoCreateSubnetworks: "no"
+  bogus: 1
+---
+apiVersion: example.cnrm.cloud.google.com/v1beta1
+kind: NoSuchKind
+metadata:
+  name: n
+`;
+
+  it("kubeval validates them against the Config Connector schemas the catalog's image ships", async () => {
+    const out = await runBuiltin(kubeval, CNRM, configMap({ strict: "true" }));
+    expect(out.results.map((r) => [r.resourceRef?.name, r.field?.path, r.message.split("\n")[0]])).toEqual([
+      ["net", "bogus", "Additional property bogus is not allowed"],
+      ["net", "spec.autoCreateSubnetworks", "Invalid type. Expected: [boolean,null], given: string"],
+      [
+        "n",
+        undefined,
+        "Validating arbitrary CRDs is not supported yet. You can skip them by setting ignore_missing_schemas or skip_kinds in the function config:",
+      ],
+    ]);
+  });
+
+  it("kubeconform has no schema for them and passes them by, as the catalog's does", async () => {
+    const out = await runBuiltin(kubeconform, CNRM, configMap({ strict: "true" }));
+    expect(out.results).toEqual([]);
+  });
+});
