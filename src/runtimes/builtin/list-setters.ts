@@ -37,7 +37,9 @@ function cleanName(ref: string): string {
 function currentValues(pattern: string, value: string): Map<string, string> {
   const refs = pattern.match(/\$\{[^}]*\}/g) ?? [];
   let regex = quoteMeta(pattern);
-  for (const ref of refs) regex = regex.replaceAll(quoteMeta(ref), "(?P<x>.*)");
+  // The catalog names every group `x`; Go accepts the repeated name, RE2 (and re2js) do not, and the
+  // names are never read: plain groups match the same.
+  for (const ref of refs) regex = regex.replaceAll(quoteMeta(ref), "(.*)");
   const out = new Map<string, string>();
   let match: (string | undefined)[] | undefined;
   try {

@@ -41,6 +41,25 @@ spec:
     ]);
   });
 
+  it("derives every setter of an interpolated pattern from the field's value (Go accepts repeated group names)", async () => {
+    const out = await runBuiltin(
+      listSetters,
+      `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web # kpt-set: \${app}
+  labels:
+    app: web-3 # kpt-set: \${app}-\${replicas}
+spec:
+  replicas: 3 # kpt-set: \${replicas}
+`,
+    );
+    expect(out.results.map((r) => r.message)).toEqual([
+      "Name: app, Value: web, Type: str, Count: 2",
+      "Name: replicas, Value: 3, Type: int, Count: 2",
+    ]);
+  });
+
   it("warns when there is no setter", async () => {
     const out = await runBuiltin(listSetters, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n");
     expect(out.results).toEqual([{ message: "no setters found", severity: "warning" }]);
