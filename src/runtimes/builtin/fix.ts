@@ -15,6 +15,7 @@ import { Document, isMap, isScalar, isSeq, parse, type Scalar, type YAMLMap } fr
 import { INTERNAL_PATH, LEGACY_PATH } from "../../krm/annotations.js";
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
+import { compareFieldNames } from "./kyaml-field-order.js";
 import { fileOf, getMap, getString, setString, toJs, walkFields } from "./yaml-nodes.js";
 
 const V1 = "kpt.dev/v1";
@@ -131,7 +132,8 @@ class Fixer {
 
   settersConfig(setters: Map<string, string>, path: string): KrmResource {
     const data: Json = {};
-    for (const key of [...setters.keys()].sort()) {
+    // The catalog formats the new ConfigMap with kyaml's FormatFilter: data keys in kyaml's field order.
+    for (const key of [...setters.keys()].sort(compareFieldNames)) {
       const value = setters.get(key) ?? "";
       data[key] = value.startsWith("[")
         ? `${value

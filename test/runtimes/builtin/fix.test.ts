@@ -98,6 +98,33 @@ describe("fix", () => {
     ]);
   });
 
+  it("writes a v1alpha2 package's apply-setters configMap to setters.yaml in kyaml's field order", async () => {
+    const out = await runBuiltin(
+      fix,
+      `apiVersion: kpt.dev/v1alpha2
+kind: Kptfile
+metadata:
+  name: app
+  annotations:
+    internal.config.kubernetes.io/path: Kptfile
+pipeline:
+  mutators:
+    - image: gcr.io/kpt-fn/apply-setters:v0.2
+      configMap:
+        image: nginx
+        list: '[dev, stage]'
+        namespace: some-space
+        replicas: "5"
+        tag: 1.14.1
+`,
+    );
+    const setters = out.yaml.split("---\n").find((d) => d.includes("name: setters")) ?? "";
+    // kyaml's FormatFilter ranks namespace, replicas and image before the fields it does not know.
+    expect(setters.slice(setters.indexOf("\ndata:") + 1)).toBe(
+      'data:\n  namespace: some-space\n  replicas: "5"\n  image: nginx\n  list: |\n    - dev\n    - stage\n  tag: 1.14.1\n',
+    );
+  });
+
   it("leaves a v1 package alone and fails without a Kptfile", async () => {
     const v1 = await runBuiltin(fix, "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: a\n");
     expect(v1.results[0].message).toBe(
