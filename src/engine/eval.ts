@@ -14,6 +14,7 @@
  * 4. compose the package's files (resources whose files are gone are pruned) and the output list.
  */
 import type { Document } from "yaml";
+import { KrmignoreError } from "../krm/krmignore.js";
 import { allPackages, buildPackageTree } from "../krm/package-tree.js";
 import type { FunctionRuntime } from "../runtimes/runtime.js";
 import { type Entry, pathOf } from "./entries.js";
@@ -93,14 +94,15 @@ export async function evaluateFunction(options: EvalOptions): Promise<EvalResult
   });
   let entries: Entry[];
   if (files) {
-    const tree = buildPackageTree({
-      paths: [...files.keys()],
-      rootName: options.packageName,
-      readText: text,
-    });
     try {
+      const tree = buildPackageTree({
+        paths: [...files.keys()],
+        rootName: options.packageName,
+        readText: text,
+      });
       for (const node of allPackages(tree)) hydration.loadLocal(node, true);
     } catch (err) {
+      if (err instanceof KrmignoreError) return { ok: false, resources: [], error: err.message };
       if (!(err instanceof KptError)) throw err;
       return { ok: false, resources: [], error: err.rootCause() };
     }

@@ -12,7 +12,8 @@
  *    `PartiallyRendered` (`kpt.dev/save-on-render-failure: "true"` selects it too).
  */
 
-import { buildPackageTree } from "../krm/package-tree.js";
+import { KrmignoreError } from "../krm/krmignore.js";
+import { buildPackageTree, type PackageNode } from "../krm/package-tree.js";
 import { utf8Problem } from "../krm/utf8.js";
 import { foldDocumentComment } from "../krm/yaml-io.js";
 import { attribute } from "./attribution.js";
@@ -88,11 +89,17 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     annotations[SAVE_ON_RENDER_FAILURE] === "true"
       ? "PartiallyRendered"
       : (options.pushOnFailure ?? "Unrendered");
-  const tree = buildPackageTree({
-    paths: [...options.files.keys()],
-    rootName: options.packageName,
-    readText: text,
-  });
+  let tree: PackageNode;
+  try {
+    tree = buildPackageTree({
+      paths: [...options.files.keys()],
+      rootName: options.packageName,
+      readText: text,
+    });
+  } catch (err) {
+    if (!(err instanceof KrmignoreError)) throw err;
+    return failureBeforeRender(`pkg.render: pkg .: ${err.message}`, `Error: ${err.message}`);
+  }
   const hydration = new Hydration({
     text,
     runtime: options.runtime,

@@ -47,6 +47,7 @@ function inGitDir(relPath: string): boolean {
 /**
  * Builds the package tree from the package's file paths. `rootName` is the root directory's name.
  * `readText` returns a file's text (used for `.krmignore`).
+ * @throws KrmignoreError when a package's `.krmignore` cannot be matched.
  */
 export function buildPackageTree(options: {
   paths: readonly string[];
@@ -62,7 +63,7 @@ export function buildPackageTree(options: {
   const ignores = new Map<string, IgnoreMatcher>();
   for (const dir of pkgDirs) {
     const text = readText(joinPath(dir, ".krmignore"));
-    if (text !== undefined) ignores.set(dir, parseKrmignore(text));
+    if (text !== undefined) ignores.set(dir, parseKrmignore(text, joinPath(dir, ".krmignore")));
   }
   // Directories ignored by an ancestor package's .krmignore are not packages.
   const ignoredBy = (dir: string, path: string): boolean => {
