@@ -3,7 +3,17 @@
  * same error messages ("f: for parameter x: got int, want string", "f: missing argument for x", ...).
  */
 import { nearest } from "./spell.js";
-import { asInt64, isInt, type Kwargs, List, None, StarlarkError, typeName, type Value } from "./values.js";
+import {
+  asInt64,
+  isInt,
+  type Kwargs,
+  List,
+  None,
+  repr,
+  StarlarkError,
+  typeName,
+  type Value,
+} from "./values.js";
 
 /** Converts an argument value; throws a StarlarkError with a bare message ("got T, want U"). */
 export type Conv<R> = (v: Value) => R;
@@ -51,14 +61,17 @@ export function unpackArgs(fn: string, args: Value[], kwargs: Kwargs | null, par
       for (let i = 0; i < n; i++) {
         const { name, skipNone } = names[i]!;
         if (name === k) {
-          if (defined[i]) throw new StarlarkError(`${fn}: got multiple values for keyword argument ${k}`);
+          // (go.starlark.net formats a keyword's name as a Starlark string: quoted)
+          if (defined[i]) {
+            throw new StarlarkError(`${fn}: got multiple values for keyword argument ${repr(k)}`);
+          }
           defined[i] = true;
           if (skipNone && v === None) continue kw;
-          out[i] = convert(fn, name, specs[i]!.conv, v);
+          out[i] = convert(fn, repr(k), specs[i]!.conv, v);
           continue kw;
         }
       }
-      let msg = `${fn}: unexpected keyword argument ${k}`;
+      let msg = `${fn}: unexpected keyword argument ${repr(k)}`;
       const cands: string[] = [];
       // (sic) go.starlark.net offers the first half of the names
       for (let i = 0; i < n; i += 2) cands.push(names[i / 2]!.name);

@@ -228,17 +228,77 @@ const failFn: BuiltinFn = (_th, args, kwargs) => {
   throw new StarlarkError(`fail: ${parts.join(sep ?? " ")}`);
 };
 
-const FLOAT_RE = /^[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)$/;
+// Go's strconv.ParseFloat syntax: decimal or hexadecimal (mandatory p exponent), '_' between digits.
+const DEC_FLOAT_RE = /^[+-]?(?:[0-9_]+(?:\.[0-9_]*)?|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/;
+const HEX_FLOAT_RE = /^[+-]?0[xX](?:[0-9a-fA-F_]+(?:\.[0-9a-fA-F_]*)?|\.[0-9a-fA-F_]+)[pP][+-]?[0-9_]+$/;
 
-/** Parses a float literal as go.starlark.net's float(string) does. */
+/** Go's strconv underscoreOK: each '_' lies between digits (or after a base prefix and before a digit). */
+function underscoreOK(s: string): boolean {
+  let i = s[0] === "+" || s[0] === "-" ? 1 : 0;
+  let saw = "^";
+  let hex = false;
+  if (s.length - i >= 2 && s[i] === "0" && "bBoOxX".includes(s[i + 1]!)) {
+    hex = s[i + 1] === "x" || s[i + 1] === "X";
+    i += 2;
+    saw = "0";
+  }
+  for (; i < s.length; i++) {
+    const c = s[i]!;
+    if ((c >= "0" && c <= "9") || (hex && /[a-fA-F]/.test(c))) saw = "0";
+    else if (c === "_") {
+      if (saw !== "0") return false;
+      saw = "_";
+    } else if (saw === "_") return false;
+    else saw = "!";
+  }
+  return saw !== "_";
+}
+
+/** The double nearest to m × 2^e (m ≥ 0), ties to even, Infinity past the largest. */
+function scaledBigToDouble(m: bigint, e: number): number {
+  if (m === 0n) return 0;
+  const bits = m.toString(2).length;
+  // Keep 53 significant bits, or fewer where the result is subnormal (unit 2^-1074).
+  const shift = Math.max(bits - 53, -1074 - e);
+  if (shift > 0) {
+    const b = BigInt(shift);
+    const q = m >> b;
+    const r = m - (q << b);
+    const half = 1n << (b - 1n);
+    m = r > half || (r === half && (q & 1n) === 1n) ? q + 1n : q;
+    e += shift;
+  }
+  if (e > 1023) return Infinity;
+  // m < 2^54 and e ≥ -1074: two exact power-of-two scalings.
+  return Number(m) * 2 ** Math.max(e, -1022) * 2 ** Math.min(e + 1022, 0);
+}
+
+/** Parses a float literal as go.starlark.net's float(string) does (Go's strconv.ParseFloat). */
 export function parseFloatString(s: string): number {
   if (s === "") fail("float: empty string");
   const lower = s.toLowerCase();
   if (lower === "infinity" || lower === "+infinity" || lower === "inf" || lower === "+inf") return Infinity;
   if (lower === "-infinity" || lower === "-inf") return -Infinity;
   if (lower === "nan" || lower === "+nan" || lower === "-nan") return Number.NaN;
-  if (!FLOAT_RE.test(s)) fail(`invalid float literal: ${s}`);
-  const f = Number(s);
+  let f: number;
+  if (DEC_FLOAT_RE.test(s) && underscoreOK(s)) {
+    f = Number(s.replaceAll("_", ""));
+  } else if (HEX_FLOAT_RE.test(s) && underscoreOK(s)) {
+    const t = s.replaceAll("_", "");
+    const neg = t[0] === "-";
+    const body = t.slice(t[0] === "+" || t[0] === "-" ? 3 : 2);
+    const p = body.search(/[pP]/);
+    const mant = body.slice(0, p);
+    const dot = mant.indexOf(".");
+    const digits = dot < 0 ? mant : mant.slice(0, dot) + mant.slice(dot + 1);
+    const fracDigits = dot < 0 ? 0 : mant.length - dot - 1;
+    // Clamp the exponent: beyond this the result is 0 or Infinity whatever the digits.
+    const exp = Math.max(-1e6, Math.min(1e6, Number(body.slice(p + 1))));
+    const v = scaledBigToDouble(BigInt(`0x${digits}`), exp - 4 * fracDigits);
+    f = neg ? -v : v;
+  } else {
+    return fail(`invalid float literal: ${s}`);
+  }
   if (!Number.isFinite(f)) fail("floating-point number too large");
   return f;
 }
@@ -421,7 +481,7 @@ const len: BuiltinFn = (_th, args, kwargs) => {
   const [x] = unpackPositional("len", args, kwargs, 1, [undefined]) as [Value];
   const n = length(x);
   if (n < 0) fail(`len: value of type ${typeName(x)} has no len`);
-  return n;
+  return x instanceof Range ? x.exactLen() : n;
 };
 
 const list: BuiltinFn = (th, args, kwargs) => {
@@ -678,7 +738,16 @@ const sorted: BuiltinFn = (th, args, kwargs) => {
   ]) as [Value, Value?, boolean?];
   const values = collect(th, x);
   let keys: Value[] | null = null;
-  if (key !== undefined) keys = values.map((v) => callValue(th, key, [v], null));
+  if (key !== undefined) {
+    // As go.starlark.net, the iterable is still being iterated while keys are computed:
+    // a key function cannot mutate it.
+    const it = iterate(x)!;
+    try {
+      keys = values.map((v) => callValue(th, key, [v], null));
+    } finally {
+      it.done();
+    }
+  }
   return new List(sortValues(th, values, keys, reverse ?? false));
 };
 

@@ -245,14 +245,14 @@ function setArgs(
         }
       }
       if (i >= 0) {
-        if (locals[i] !== undefined) fail(`function ${name} got multiple values for parameter ${k}`);
+        if (locals[i] !== undefined) fail(`function ${name} got multiple values for parameter ${repr(k)}`);
         locals[i] = v;
         continue;
       }
-      if (kwdict === null) fail(`function ${name} got an unexpected keyword argument ${k}`);
+      if (kwdict === null) fail(`function ${name} got an unexpected keyword argument ${repr(k)}`);
       const oldlen = kwdict.map.size;
       kwdict.setKey(k, v);
-      if (kwdict.map.size === oldlen) fail(`function ${name} got multiple values for parameter ${k}`);
+      if (kwdict.map.size === oldlen) fail(`function ${name} got multiple values for parameter ${repr(k)}`);
     }
   }
   if (n < nparams || code.numKwonly > 0) {

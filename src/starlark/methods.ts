@@ -1042,11 +1042,8 @@ const recvDict = (recv: Value) => recv as Dict;
 const dictMethods: Record<string, BuiltinFn> = {
   clear: (_th, args, kwargs, recv, name) => {
     noArgs(name, args, kwargs);
-    try {
-      recvDict(recv).clear();
-    } catch (e) {
-      nameErr(name, e);
-    }
+    // (go.starlark.net reports dict.clear's error without the method's name)
+    recvDict(recv).clear();
     return None;
   },
   get: (_th, args, kwargs, recv, name) => {

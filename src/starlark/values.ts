@@ -127,6 +127,11 @@ export function normBig(b: bigint): Int {
   return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
 }
 
+/** An integral JS number as a Starlark int: beyond 2^53 it becomes the bigint of the same value. */
+export function intOf(n: number): Int {
+  return Number.isSafeInteger(n) ? n : BigInt(n);
+}
+
 function big(x: Int): bigint {
   return typeof x === "bigint" ? x : BigInt(x);
 }
@@ -934,9 +939,10 @@ export class Range extends SValue {
     return "range";
   }
   override repr(): string {
-    if (this.step !== 1) return `range(${this.start}, ${this.stop}, ${this.step})`;
-    if (this.start !== 0) return `range(${this.start}, ${this.stop})`;
-    return `range(${this.stop})`;
+    const [a, b, c] = [intOf(this.start), intOf(this.stop), intOf(this.step)];
+    if (this.step !== 1) return `range(${a}, ${b}, ${c})`;
+    if (this.start !== 0) return `range(${a}, ${b})`;
+    return `range(${b})`;
   }
   override truth(): boolean {
     return this.len_ > 0;
@@ -947,8 +953,15 @@ export class Range extends SValue {
   override len(): number {
     return this.len_;
   }
+  /** The exact length (a bigint beyond 2^53, where len() is approximate). */
+  exactLen(): Int {
+    if (Number.isSafeInteger(this.len_)) return this.len_;
+    const [a, b, c] = [BigInt(this.start), BigInt(this.stop), BigInt(this.step)];
+    if (c > 0n) return normBig(b > a ? (b - 1n - a) / c + 1n : 0n);
+    return normBig(a > b ? (a - 1n - b) / -c + 1n : 0n);
+  }
   override index(i: number): Value {
-    return this.start + i * this.step;
+    return intOf(this.start + i * this.step);
   }
   override slice(start: number, end: number, step: number): Value {
     return new Range(this.start + this.step * start, this.start + this.step * end, this.step * step);
@@ -983,7 +996,7 @@ class RangeIter implements Iter {
   constructor(private readonly r: Range) {}
   next(): Value | undefined {
     if (this.i >= this.r.len_) return undefined;
-    return this.r.start + this.i++ * this.r.step;
+    return intOf(this.r.start + this.i++ * this.r.step);
   }
   done(): void {}
 }
@@ -1561,6 +1574,11 @@ export function binary(op: Token, x: Value, y: Value): Value {
         }
       } else if (xi && yi) {
         return intAdd(x as Int, y as Int);
+      } else if (x instanceof Bytes) {
+        if (y instanceof Bytes) {
+          allocHooks.charge(Math.min(x.s.length, y.s.length) + 32);
+          return new Bytes(x.s + y.s);
+        }
       } else if (isNum(x) && isNum(y)) {
         return new Float(fl(x) + fl(y));
       } else if (x instanceof List) {
@@ -1720,7 +1738,11 @@ export const interpolateHook: { fn: (format: string, x: Value) => string } = {
 /** Formats a float per a % conversion (e, f, g, E, F, G) as go.starlark.net does. */
 export function formatFloatConv(f: number, conv: string): string {
   if (!Number.isFinite(f)) return Number.isNaN(f) ? "nan" : f > 0 ? "+inf" : "-inf";
-  if (conv === "g" || conv === "G") return formatFloat(f, conv, -1);
+  if (conv === "g" || conv === "G") {
+    // Shortest form, always self-evidently a float: "123" -> "123.0" (not "1e+06").
+    const s = formatFloat(f, conv, -1);
+    return s.includes(conv === "g" ? "e" : "E") || s.includes(".") ? s : `${s}.0`;
+  }
   if (conv === "F") return "%F";
   return formatFloat(f, conv, 6);
 }

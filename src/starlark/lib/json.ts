@@ -478,7 +478,8 @@ function decodeString(th: Thread, s: string): Value {
             closed = true;
             j++;
             break;
-          } else if (c >= 0x80 || c < 0x20) {
+          } else if (c >= 0x80) {
+            // (a raw control character passes when nothing else needs unquoting, as in go.starlark.net)
             safe = false;
           }
         }
@@ -565,7 +566,9 @@ function decodeString(th: Thread, s: string): Value {
           }
           if (isFloat) {
             if (!/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(num)) failure(`invalid number: ${num}`);
-            return new Float(Number(num));
+            const f = Number(num);
+            if (!Number.isFinite(f)) failure(`invalid number: ${num}`);
+            return new Float(f);
           }
           if (!/^-?\d+$/.test(num)) failure(`invalid number: ${num}`);
           return num.length < 16 ? Number(num) || 0 : normBig(BigInt(num));
