@@ -23,6 +23,7 @@ import {
 import { deriveSeqIndentStyle } from "../krm/yaml-io.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
 import { EVAL_USAGE, type EvalArgs, isEmptySelector, parseEvalArgs } from "./eval-args.js";
+import { saveFunctionToKptfile } from "./eval-save.js";
 import {
   ensureResultsDir,
   resolvePackage,
@@ -152,10 +153,6 @@ function checkArgs(args: EvalArgs): void {
       throw new UsageError("--type must be specified if saving functions to Kptfile (--save=true)");
     if (args.fnType !== "mutator" && args.fnType !== "validator")
       throw new UsageError("--type must be either `mutator` or `validator`");
-    // Refused rather than silently ignored: the Kptfile would not get the step.
-    throw new UsageError(
-      "--save is not supported by porchlight fn eval: add the step to the Kptfile's pipeline, then run porchlight render",
-    );
   }
   if (!args.image && !args.exec) throw new UsageError("must specify --image or --exec");
   if (args.dataItems.length > 0 && args.fnConfig) {
@@ -243,6 +240,16 @@ async function evalWith(args: EvalArgs): Promise<number> {
     if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel))
       functionConfigPath = rel.split(path.sep).join("/");
   }
+  // kpt saves into the Kptfile of the package, or of the working directory for `-`.
+  const saveDir = pkgDir ?? path.resolve(".");
+  const fnConfigRel = args.fnConfig ? path.relative(saveDir, path.resolve(args.fnConfig)) : undefined;
+  if (
+    args.save &&
+    fnConfigRel !== undefined &&
+    (fnConfigRel.startsWith("..") || path.isAbsolute(fnConfigRel))
+  ) {
+    throw new UsageError(`--fn-config must be under ${saveDir} if saving functions to Kptfile (--save=true)`);
+  }
   const fn = args.image ? { image: args.image } : { exec: args.exec };
   const label = args.image ? resolveImage(args.image, args.imagePrefix) : (args.exec ?? "");
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
@@ -270,6 +277,19 @@ async function evalWith(args: EvalArgs): Promise<number> {
     const file = path.join(path.resolve(args.resultsDir), "results.yaml");
     await writeFile(file, resultsFileText([result.step], result.ok ? 0 : 1));
     err(`\nFor complete results, see ${file}\n`);
+  }
+  if (result.ok && args.save) {
+    const message = await saveFunctionToKptfile(saveDir, {
+      fnType: args.fnType as "mutator" | "validator",
+      image: args.image ? label : undefined,
+      tag: args.tag,
+      exec: args.exec,
+      configPath: fnConfigRel?.split(path.sep).join("/"),
+      dataItems: args.dataItems,
+      selector: args.selector,
+      exclusion: args.exclusion,
+    });
+    err(`${message}\n`);
   }
   if (!result.ok && result.error !== undefined) err(`Error: ${result.error}\n`);
   return result.ok ? 0 : 1;
