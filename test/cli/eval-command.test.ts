@@ -214,10 +214,17 @@ describe("porchlight fn render / fn list", () => {
     expect(stderr).toContain("Successfully executed 0 function(s) in 2 package(s).\n");
   });
 
-  it("fn list lists every builtin of the registry with its catalog image", async () => {
+  it("fn list lists every builtin of the registry with its catalog image and the version it follows", async () => {
     expect(await main(["fn", "list"])).toBe(0);
     for (const name of Object.keys(BUILTIN_LOADERS)) {
-      expect(stdout).toMatch(new RegExp(`^${name} +ghcr\\.io/kptdev/krm-functions-catalog/${name} `, "m"));
+      // A catalog release (vX.Y.Z), or `latest` for the functions the catalog never released.
+      expect(stdout).toMatch(
+        new RegExp(
+          `^${name} +ghcr\\.io/kptdev/krm-functions-catalog/${name} +(v\\d+\\.\\d+\\.\\d+|latest)$`,
+          "m",
+        ),
+      );
     }
+    expect(stdout).toMatch(/^set-namespace +\S+ +v0\.4\.1$/m);
   });
 });

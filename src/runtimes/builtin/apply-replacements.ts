@@ -202,6 +202,7 @@ function readConfig(fc: KrmResource | undefined): Replacement[] | string {
 /** The builtin `apply-replacements`. Any error is one error result and exit code 1. */
 export const applyReplacements: BuiltinFunction = {
   name: "apply-replacements",
+  catalogVersion: "v0.1.2",
   run(input) {
     const config = readConfig(input.functionConfig);
     const fail = (message: string) => ({

@@ -157,6 +157,7 @@ class SetterError extends Error {}
 /** The builtin `apply-setters`. */
 export const applySetters: BuiltinFunction = {
   name: "apply-setters",
+  catalogVersion: "v0.2.1",
   run(input) {
     const setters = new Map<string, string>();
     const fc: KrmResource | undefined = input.functionConfig;

@@ -26,6 +26,7 @@ function strip(node: Node | null | undefined): void {
 /** The builtin `drop-comments`. */
 export const dropComments: BuiltinFunction = {
   name: "drop-comments",
+  catalogVersion: "latest",
   run(input) {
     for (const doc of input.items) {
       if (doc instanceof Document) {

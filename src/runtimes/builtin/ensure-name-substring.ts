@@ -86,6 +86,7 @@ function edit(value: string, c: Config): string {
 /** The builtin `ensure-name-substring`. */
 export const ensureNameSubstring: BuiltinFunction = {
   name: "ensure-name-substring",
+  catalogVersion: "v0.2.0",
   run(input) {
     const config = readConfig(input.functionConfig);
     if (typeof config === "string")

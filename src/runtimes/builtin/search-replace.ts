@@ -197,6 +197,7 @@ function readConfig(data: Map<string, string>): Config {
 /** The builtin `search-replace`. Errors: one error result, exit code 1. */
 export const searchReplace: BuiltinFunction = {
   name: "search-replace",
+  catalogVersion: "v0.2.0",
   run(input) {
     const fc = input.functionConfig;
     const parsed = fc && !isEmptyConfig(fc) ? configMapData(fc) : { data: new Map<string, string>() };

@@ -87,6 +87,7 @@ function annotationJson(values: Map<string, string>): string {
 /** The builtin `set-annotations`. */
 export const setAnnotations: BuiltinFunction = {
   name: "set-annotations",
+  catalogVersion: "v0.1.4",
   run(input) {
     const config = readConfig(input.functionConfig);
     if (typeof config === "string") {

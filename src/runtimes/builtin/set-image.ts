@@ -131,6 +131,7 @@ function updateContainers(podSpec: YAMLMap | undefined, img: ImageConfig): numbe
 /** The builtin `set-image`. */
 export const setImage: BuiltinFunction = {
   name: "set-image",
+  catalogVersion: "v0.1.1",
   run(input) {
     let config: ReturnType<typeof readConfig>;
     try {

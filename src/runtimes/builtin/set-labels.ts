@@ -129,6 +129,7 @@ class LabelSetter {
 /** The builtin `set-labels`. */
 export const setLabels: BuiltinFunction = {
   name: "set-labels",
+  catalogVersion: "v0.2.1",
   run(input) {
     const config = readSdkMapConfig({
       config: input.functionConfig,

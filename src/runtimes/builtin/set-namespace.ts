@@ -207,6 +207,7 @@ function transform(items: KrmResource[], config: Config): FunctionResult[] {
 /** The builtin `set-namespace`. Errors are reported as results with exit code 0, as the catalog does. */
 export const setNamespace: BuiltinFunction = {
   name: "set-namespace",
+  catalogVersion: "v0.4.1",
   run(input) {
     const config = readConfig(input.functionConfig);
     if (typeof config === "string") {

@@ -59,6 +59,7 @@ function resourcesOf(config: KrmResource): KrmResource[] {
 /** The builtin `upsert-resource`. */
 export const upsertResource: BuiltinFunction = {
   name: "upsert-resource",
+  catalogVersion: "v0.2.0",
   run(input) {
     const config = input.functionConfig;
     if (!config || isEmptyConfig(config) || !isMap(config.contents)) {
