@@ -680,10 +680,18 @@ function parseIntLiteral(s: string): number | bigint | null {
 }
 
 /** Go's %#q quoting of a rune: backquoted when printable, else single-quoted. */
+/** Go's strconv.QuoteRune (what go.starlark.net's "%#q" of a rune prints): 'x', '\\'', '\\x01', '\\u00a0'. */
 function goQuoteRune(ch: string): string {
   const cp = ch.codePointAt(0)!;
-  if (cp >= 0x20 && cp !== 0x60 && cp !== 0x7f) return `\`${ch}\``;
-  return `'\\x${cp.toString(16).padStart(2, "0")}'`;
+  const esc: Record<number, string> = { 7: "a", 8: "b", 12: "f", 10: "n", 13: "r", 9: "t", 11: "v" };
+  let body: string;
+  if (cp === 0x27 || cp === 0x5c) body = `\\${ch}`;
+  else if (cp === 0x20 || (cp > 0x20 && /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch))) body = ch;
+  else if (esc[cp] !== undefined) body = `\\${esc[cp]}`;
+  else if (cp < 0x20 || cp === 0x7f) body = `\\x${cp.toString(16).padStart(2, "0")}`;
+  else if (cp < 0x10000) body = `\\u${cp.toString(16).padStart(4, "0")}`;
+  else body = `\\U${cp.toString(16).padStart(8, "0")}`;
+  return `'${body}'`;
 }
 
 /** Converts a JS source text into the byte string the scanner reads. */
