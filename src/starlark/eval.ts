@@ -936,11 +936,18 @@ class FnCompiler {
         return () => v;
       }
       case "ListExpr": {
+        // Literals are charged to the memory budget (about what V8 allocates for them).
         const elems = e.list.map((x) => this.expr(x));
-        if (elems.length === 0) return () => new List([]);
+        if (elems.length === 0)
+          return (fr) => {
+            fr.th.alloc(48);
+            return new List([]);
+          };
+        const bytes = 48 + 8 * elems.length;
         return (fr) => {
           const out = new Array<Value>(elems.length);
           for (let i = 0; i < elems.length; i++) out[i] = elems[i]!(fr);
+          fr.th.alloc(bytes);
           return new List(out);
         };
       }
@@ -948,11 +955,17 @@ class FnCompiler {
         const elems = e.list.map((x) => this.expr(x));
         if (elems.length === 2) {
           const [a, b] = elems as [Ev, Ev];
-          return (fr) => new Tuple([a(fr), b(fr)]);
+          return (fr) => {
+            const t = new Tuple([a(fr), b(fr)]);
+            fr.th.alloc(56);
+            return t;
+          };
         }
+        const bytes = 40 + 8 * elems.length;
         return (fr) => {
           const out = new Array<Value>(elems.length);
           for (let i = 0; i < elems.length; i++) out[i] = elems[i]!(fr);
+          fr.th.alloc(bytes);
           return new Tuple(out);
         };
       }
@@ -962,7 +975,9 @@ class FnCompiler {
           v: this.expr(en.value),
           colon: en.colon,
         }));
+        const bytes = 160 + 64 * entries.length;
         return (fr) => {
+          fr.th.alloc(bytes);
           const d = new Dict();
           for (const en of entries) {
             const k = en.k(fr);

@@ -37,6 +37,7 @@ import {
   formatFloatConv,
   type Iter,
   interpolateHook,
+  intText,
   isIterable,
   type Kwargs,
   List,
@@ -572,7 +573,17 @@ const stringMethods: Record<string, BuiltinFn> = {
       string,
       number?,
     ];
-    const res = replace(recvStr(recv), old, nw, count ?? -1);
+    const s = recvStr(recv);
+    const limit = count === undefined || count < 0 ? Infinity : count;
+    if (nw.length > old.length) {
+      // A growing result is charged before it is built (it may exceed what the host can hold).
+      let occ = 0;
+      if (old === "") occ = Math.min(limit, s.length + 1);
+      else for (let i = s.indexOf(old); i >= 0 && occ < limit; i = s.indexOf(old, i + old.length)) occ++;
+      th.alloc(s.length + occ * (nw.length - old.length));
+      return replace(s, old, nw, count ?? -1);
+    }
+    const res = replace(s, old, nw, count ?? -1);
     th.alloc(res.length);
     return res;
   },
@@ -701,13 +712,13 @@ function split(th: Thread, name: string, recv: Value, args: Value[], kwargs: Kwa
 function goIntFormat(i: ReturnType<typeof numberToInt>, c: string): string {
   switch (c) {
     case "o":
-      return i.toString(8);
+      return intText(i, 8);
     case "x":
-      return i.toString(16);
+      return intText(i, 16);
     case "X":
-      return i.toString(16).toUpperCase();
+      return intText(i, 16).toUpperCase();
     default:
-      return i.toString();
+      return intText(i);
   }
 }
 

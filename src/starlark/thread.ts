@@ -3,6 +3,8 @@
  * (steps, allocation, call depth), host hooks (print, load) and evaluation errors with backtraces
  * (go.starlark.net's EvalError).
  */
+
+import { getHeapStatistics } from "node:v8";
 import { formatPos, type Pos, posCol, posLine } from "./syntax.js";
 import { fromBytes } from "./utf8.js";
 import { allocHooks, type Kwargs, StarlarkError, type SValue, typeName, type Value } from "./values.js";
@@ -122,6 +124,8 @@ export class Thread {
   /** the step count at which the next budget check happens (the evaluator compares `steps` with it) */
   nextCheck: number;
   private readonly deadline: number;
+  /** the heap in use when the thread was created (bytes) */
+  private readonly heapBase: number;
   private readonly timeoutMs: number;
   /** the call stack, outermost first */
   readonly stack: StackEntry[] = [];
@@ -135,6 +139,7 @@ export class Thread {
     this.maxMemoryBytes = b.maxMemoryBytes;
     this.maxCallDepth = b.maxCallDepth;
     this.timeoutMs = opts.budget?.timeoutMs ?? 0;
+    this.heapBase = getHeapStatistics().used_heap_size;
     this.deadline = this.timeoutMs > 0 ? Date.now() + this.timeoutMs : 0;
     this.nextCheck = this.deadline > 0 ? Math.min(this.maxSteps, DEADLINE_CHECK_STEPS) : this.maxSteps;
   }
@@ -177,16 +182,27 @@ export class Thread {
     if (this.steps > this.nextCheck) this.stepLimit();
   }
 
-  /** Accounts `bytes` of allocation against the memory budget. */
+  /**
+   * Accounts `bytes` of allocation against the memory budget. The count includes garbage: when it
+   * passes the budget, the heap's real growth since the thread started is measured, and only if that
+   * plus the request is over the budget does the script fail (else counting resumes from the real figure).
+   */
   alloc(bytes: number): void {
     this.allocated += bytes;
-    if (this.allocated > this.maxMemoryBytes) {
-      if (this.cancelReason === null) {
-        this.cancelReason = `out of memory: ${this.label()} exceeded the memory budget of ${this.maxMemoryBytes} bytes`;
-        this.nextCheck = -1;
+    if (this.allocated > this.maxMemoryBytes) this.memoryLimit(bytes);
+  }
+
+  private memoryLimit(bytes: number): void {
+    if (this.cancelReason === null) {
+      const live = Math.max(0, getHeapStatistics().used_heap_size - this.heapBase);
+      if (live + bytes <= this.maxMemoryBytes) {
+        this.allocated = live + bytes;
+        return;
       }
-      throw new StarlarkError(`Starlark computation cancelled: ${this.cancelReason}`);
+      this.cancelReason = `out of memory: ${this.label()} exceeded the memory budget of ${this.maxMemoryBytes} bytes`;
+      this.nextCheck = -1;
     }
+    throw new StarlarkError(`Starlark computation cancelled: ${this.cancelReason}`);
   }
 
   private label(): string {
@@ -215,8 +231,28 @@ export class Thread {
     if (err instanceof StarlarkEvalError) return err;
     if (err instanceof StarlarkError) return new StarlarkEvalError(err.message, this.callStack(), err);
     if (err instanceof Error && err.message.includes("Maximum call stack size exceeded")) {
-      // The host stack ran out before the call depth budget: keep the work here minimal.
-      return new StarlarkEvalError("Starlark stack overflow", [], err);
+      // The host stack ran out (deep recursion, or a deeply nested value): the stack may still be
+      // too short to describe where, so that part is best effort.
+      let stack: CallFrame[] = [];
+      try {
+        stack = this.callStack();
+      } catch {}
+      return new StarlarkEvalError("Starlark stack overflow", stack, err);
+    }
+    if (
+      err instanceof RangeError &&
+      /Invalid (string|array|typed array) length|Maximum BigInt size|allocation failed/.test(err.message)
+    ) {
+      // The host refused to build a value this large: report it as the memory budget it is.
+      if (this.cancelReason === null) {
+        this.cancelReason = `out of memory: ${this.label()} built a value larger than the host allows (${err.message})`;
+        this.nextCheck = -1;
+      }
+      return new StarlarkEvalError(
+        `Starlark computation cancelled: ${this.cancelReason}`,
+        this.callStack(),
+        err,
+      );
     }
     const msg = err instanceof Error ? err.message : String(err);
     return new StarlarkEvalError(`internal error: ${msg}`, this.callStack(), err);

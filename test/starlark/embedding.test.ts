@@ -313,3 +313,60 @@ describe("Starlark work accounting", () => {
     expect(() => execFile(t2, "in.star", list)).toThrow(/exceeded the step budget/);
   });
 });
+
+describe("Starlark budgets against hostile scripts", () => {
+  const dialect = { while: true, globalReassign: true, topLevelControl: true, recursion: true };
+  const run = (src: string, budget: starlark.Budget = {}) =>
+    execFile(new Thread({ name: "hostile.star", budget }), "hostile.star", src, {}, dialect);
+
+  it("charges big-int multiplication and decimal conversion before doing it", () => {
+    // Squaring 40 times would compute for minutes (and exceed V8's BigInt size): the step budget stops it.
+    const t0 = Date.now();
+    expect(() => run("x = 3\nfor i in range(40):\n    x = x * x\n")).toThrow(
+      /hostile.star exceeded the step budget of 100000000 steps/,
+    );
+    expect(() => run("x = 7\nfor i in range(18):\n    x = x * x\ny = str(x)\n", { maxSteps: 1e6 })).toThrow(
+      /exceeded the step budget of 1000000 steps/,
+    );
+    expect(() => run('x = int("9" * 200000)\n', { maxSteps: 1e6 })).toThrow(/step budget/);
+    // Ordinary big ints cost nothing extra; other bases parse in n log n.
+    expect(run('x = (1 << 500) * (1 << 500) // 3\ny = int("z" * 100000, 36) % 1000\n').get("y")).toBe(375);
+    expect(Date.now() - t0).toBeLessThan(60_000);
+  });
+
+  it("stops nested list growth and over-long strings at the memory budget, never with an internal error", () => {
+    expect(() => run("x = []\nwhile True:\n    x = [x, x]\n", { maxMemoryBytes: 32 << 20 })).toThrow(
+      "Starlark computation cancelled: out of memory: hostile.star exceeded the memory budget of 33554432 bytes",
+    );
+    expect(() => run('s = "a" * 1000000\nt = s.replace("a", "b" * 1000)\n')).toThrow(
+      /^Starlark computation cancelled: out of memory: hostile.star exceeded the memory budget/,
+    );
+    // A value the host cannot build at all is reported as out of memory too.
+    const e = evalError(() =>
+      run('s = "a" * 400000000\nt = s + s\nu = t + t\nv = u + u\nw = v + v\n', { maxMemoryBytes: 1e12 }),
+    );
+    expect(e.message).toMatch(/out of memory: hostile.star built a value larger than the host allows/);
+  });
+
+  it("a loop making short-lived values is not taken for one that keeps them", () => {
+    // 3 million tuples and lists are charged (about 300 MB) but few are alive at once.
+    const g = run("n = 0\nfor i in range(1000000):\n    t = (i, i)\n    l = [i]\n    n += len(l)\n", {
+      maxMemoryBytes: 64 << 20,
+    });
+    expect(g.get("n")).toBe(1000000);
+  });
+
+  it("freezes deeply nested and exponentially shared values without exhausting the host", () => {
+    const g = run(
+      "x = ()\nfor i in range(200):\n    x = (x, x)\ny = []\nfor i in range(100000):\n    y = [y]\n",
+    );
+    expect(starlark.isFrozen(g.get("y")!)).toBe(true);
+  });
+
+  it("reports a value nested too deeply to print with its position", () => {
+    const e = evalError(() => run("x = []\nfor i in range(100000):\n    x = [x]\ns = str(x)\n"));
+    expect(e.message).toBe("Starlark stack overflow");
+    expect(e.callStack.at(-1)).toMatchObject({ name: "str" });
+    expect(e.callStack[0]).toMatchObject({ file: "hostile.star", line: 4 });
+  });
+});

@@ -10,6 +10,7 @@ import {
   Dict,
   Float,
   fail,
+  intText,
   type Kwargs,
   List,
   Module,
@@ -88,8 +89,10 @@ function encodeValue(th: Thread, x: Value): string {
         parts.push(v ? "true" : "false");
         return;
       case "number":
-      case "bigint":
         parts.push(String(v));
+        return;
+      case "bigint":
+        parts.push(intText(v));
         return;
       case "string":
         parts.push(quoteJSON(v));
