@@ -97,7 +97,8 @@ export function createApp(
     if (role !== "receiver") {
       const handler = createJobHandler({
         portFor,
-        engine: { renderPackage: production?.renderPackage ?? renderPackage, runtime },
+        // The engine with its function runtime bound here, once: the use-cases never see either.
+        engine: { render: production?.render ?? ((request) => renderPackage({ ...request, runtime })) },
         queue,
         log: production?.log ?? app.log,
         pushOnFailure: settings.pushOnFailure,

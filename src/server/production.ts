@@ -13,8 +13,7 @@
  * Jobs run through `wrapJobHandler` log with their fields (`log`) and are counted and timed.
  */
 import type { ApplicationFunctionOptions, Probot } from "probot";
-import { renderPackage as renderInProcess } from "../engine/render.js";
-import type { RenderOptions, RenderResult } from "../engine/types.js";
+import type { RenderResult } from "../engine/types.js";
 import { operationsHandler } from "./http-endpoints.js";
 import {
   contextLog,
@@ -25,7 +24,7 @@ import {
   withLogFields,
 } from "./job-log.js";
 import { Metrics } from "./metrics.js";
-import { createRenderPool, type RenderPool } from "./render-pool.js";
+import { createRenderPool, type RenderPool, type RenderRequest } from "./render-pool.js";
 import type { ServerSettings } from "./settings.js";
 import { installShutdown, type Shutdown } from "./shutdown.js";
 
@@ -56,8 +55,11 @@ export interface ProductionOptions {
 
 /** The running service parts. */
 export interface Production {
-  /** The engine's `renderPackage`, bound to the pool (its `runtime` option is ignored: workers build their own). */
-  renderPackage(options: RenderOptions): Promise<RenderResult>;
+  /**
+   * Renders one package in the worker pool (each worker binds the runtime it built from the operator's
+   * settings); `undefined` with `PORCHLIGHT_RENDER_WORKERS=0` (the caller renders in process).
+   */
+  render: ((request: RenderRequest) => Promise<RenderResult>) | undefined;
   metrics: Metrics;
   shutdown: Shutdown;
   /** Hands over the work queue: drained on shutdown, its depth exported as a metric. */
@@ -133,9 +135,7 @@ export function startProduction(options: ProductionOptions): Production {
     );
   });
   return {
-    renderPackage: pool
-      ? (renderOptions) => (pool as RenderPool).renderPackage(renderOptions)
-      : renderInProcess,
+    render: pool ? (request) => (pool as RenderPool).renderPackage(request) : undefined,
     metrics,
     shutdown,
     attachQueue(q) {

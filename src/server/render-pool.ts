@@ -9,7 +9,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { RenderInterruptedError } from "../engine/errors.js";
-import type { PushOnFailure, RenderOptions, RenderResult } from "../engine/types.js";
+import type { PushOnFailure, RenderResult } from "../engine/types.js";
 import { readStarlarkSettings, type StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import { functionEnv } from "./function-env.js";
 import type { RenderBudget } from "./render-budget.js";
@@ -24,17 +24,19 @@ export interface WorkerSettings {
   starlark: StarlarkSettings;
 }
 
-/** One render as sent to a worker: `RenderOptions` without the runtime and callbacks (bound in the worker). */
+/** One render asked of the pool: the engine's `RenderOptions` without the runtime (each worker binds its own). */
+export interface RenderRequest {
+  files: ReadonlyMap<string, Uint8Array>;
+  packageName: string;
+  packageDir?: string;
+  pushOnFailure?: PushOnFailure;
+  writeStatus?: boolean;
+}
+
+/** One render as sent to a worker. */
 export interface WorkerRequest {
   id: number;
-  request: {
-    files: ReadonlyMap<string, Uint8Array>;
-    packageName: string;
-    packageDir?: string;
-    pushOnFailure?: PushOnFailure;
-    writeStatus?: boolean;
-    cwd?: string;
-  };
+  request: RenderRequest;
 }
 
 /**
@@ -70,14 +72,14 @@ export interface RenderPoolOptions {
   onRender?: (event: RenderPoolEvent) => void;
 }
 
-/** A pool of render workers; `renderPackage` has the engine's signature (its `runtime` and `onEvent` are not used). */
+/** A pool of render workers, each with the function runtime it built from the operator's settings. */
 export interface RenderPool {
   /**
    * Renders one package in a worker. Resolves with the engine's result, or with a failed result
    * (`ok: false`, nothing stored) when the render went over its time or memory budget.
    * @throws RenderPoolClosedError after `close()`; Error when the engine itself threw (a porchlight bug).
    */
-  renderPackage(options: RenderOptions): Promise<RenderResult>;
+  renderPackage(request: RenderRequest): Promise<RenderResult>;
   /** Current size: started workers, those rendering, renders waiting for a worker. */
   stats(): { workers: number; busy: number; queued: number };
   /** Terminates every worker; renders in flight or waiting reject with RenderPoolClosedError. */
@@ -94,7 +96,7 @@ export class RenderPoolClosedError extends RenderInterruptedError {
 
 interface Job {
   id: number;
-  request: WorkerRequest["request"];
+  request: RenderRequest;
   enqueuedAt: number;
   startedAt: number;
   resolve: (result: RenderResult) => void;
@@ -276,13 +278,13 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   return {
     renderPackage(renderOptions) {
       if (closed) return Promise.reject(new RenderPoolClosedError());
-      const request: WorkerRequest["request"] = {
+      // Only the request's own fields cross to the worker (never a runtime or a callback).
+      const request: RenderRequest = {
         files: renderOptions.files,
         packageName: renderOptions.packageName,
         ...(renderOptions.packageDir !== undefined ? { packageDir: renderOptions.packageDir } : {}),
         ...(renderOptions.pushOnFailure !== undefined ? { pushOnFailure: renderOptions.pushOnFailure } : {}),
         ...(renderOptions.writeStatus !== undefined ? { writeStatus: renderOptions.writeStatus } : {}),
-        ...(renderOptions.cwd !== undefined ? { cwd: renderOptions.cwd } : {}),
       };
       return new Promise<RenderResult>((resolve, reject) => {
         const now = Date.now();

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/schema.js";
 import { renderPackage } from "../../src/engine/render.js";
-import type { RenderOptions, RenderResult } from "../../src/engine/types.js";
+import type { RenderResult } from "../../src/engine/types.js";
 import type { LifecycleDeps } from "../../src/lifecycle/deps.js";
 import { EmbeddedQueue } from "../../src/lifecycle/queue/embedded-queue.js";
 import { renderDraftHead } from "../../src/lifecycle/render/render-draft.js";
-import { DEFAULT_SIZE_LIMITS, mayNotBeIdempotent } from "../../src/lifecycle/render/render-packages.js";
+import {
+  DEFAULT_SIZE_LIMITS,
+  mayNotBeIdempotent,
+  type PackageRender,
+} from "../../src/lifecycle/render/render-packages.js";
 import type { PackageReport } from "../../src/report/annotations.js";
 import { isRenderCommit, renderCommitMessage } from "../../src/report/commit-message.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
@@ -16,12 +20,11 @@ import { memoryPort } from "./support/memory-port.js";
 const BRANCH = "drafts/web/v1";
 const enc = (s: string) => new TextEncoder().encode(s);
 const runtime = createDefaultRuntime({ allowExec: false, useContainers: false });
+/** The engine as the app's root binds it: `renderPackage` with the builtin runtime. */
+const bound: LifecycleDeps["engine"] = { render: (request) => renderPackage({ ...request, runtime }) };
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-function setup(
-  engine: LifecycleDeps["engine"] = { renderPackage, runtime },
-  hooks: { beforeCommit?: () => void } = {},
-) {
+function setup(engine: LifecycleDeps["engine"] = bound, hooks: { beforeCommit?: () => void } = {}) {
   const fake = new FakeRepo({ "README.md": "# packages\n" });
   const { port, calls } = memoryPort(fake, hooks);
   const queue = new EmbeddedQueue();
@@ -72,14 +75,11 @@ describe("renderDraftHead", () => {
 
   it("drops its result when the branch moves during the render, and asks for the new head", async () => {
     let newer: string | undefined;
-    const { fake, render, queue } = setup(
-      { renderPackage, runtime },
-      {
-        beforeCommit: () => {
-          newer ??= pushWeb(fake, 5).after;
-        },
+    const { fake, render, queue } = setup(bound, {
+      beforeCommit: () => {
+        newer ??= pushWeb(fake, 5).after;
       },
-    );
+    });
     const { after } = pushWeb(fake);
     const enqueued: unknown[] = [];
     queue.enqueue = async (job) => void enqueued.push(job);
@@ -92,12 +92,9 @@ describe("renderDraftHead", () => {
   });
 
   it("never undoes a rewind: a branch reset to an ancestor during the render keeps its reset", async () => {
-    const { fake, render } = setup(
-      { renderPackage, runtime },
-      {
-        beforeCommit: () => fake.heads.set(BRANCH, ancestor),
-      },
-    );
+    const { fake, render } = setup(bound, {
+      beforeCommit: () => fake.heads.set(BRANCH, ancestor),
+    });
     const { after: ancestor } = pushWeb(fake);
     pushWeb(fake, 3);
     expect(await render()).toEqual({ kind: "superseded" });
@@ -122,8 +119,7 @@ describe("renderDraftHead", () => {
     const status = (message: string) =>
       `${kptfile("web")}status:\n  conditions:\n    - type: Rendered\n      status: "True"\n      reason: RenderSuccess\n  renderStatus:\n    mutationSteps:\n      - image: set-namespace\n        exitCode: 0\n        results:\n          - message: ${message}\n`;
     const engine = {
-      runtime,
-      renderPackage: async ({ files }: RenderOptions): Promise<RenderResult> => ({
+      render: async ({ files }: PackageRender): Promise<RenderResult> => ({
         ok: true,
         files: new Map([...files, ["Kptfile", enc(status("no value changed"))]]),
         status: { conditions: [{ type: "Rendered", status: "True", reason: "RenderSuccess" }] },
@@ -139,8 +135,7 @@ describe("renderDraftHead", () => {
   it("never commits on the app's own render commit, and its runs agree when a function is not idempotent", async () => {
     let n = 0;
     const engine = {
-      runtime,
-      renderPackage: async ({ files }: RenderOptions): Promise<RenderResult> => ({
+      render: async ({ files }: PackageRender): Promise<RenderResult> => ({
         ok: true,
         files: new Map([...files, ["stamp.yaml", enc(`n: ${n++}\n`)]]),
         status: { conditions: [] },

@@ -4,7 +4,6 @@ import type { LifecycleDeps } from "../../src/lifecycle/deps.js";
 import { EmbeddedQueue } from "../../src/lifecycle/queue/embedded-queue.js";
 import { renderDraftHead } from "../../src/lifecycle/render/render-draft.js";
 import { DEFAULT_SIZE_LIMITS } from "../../src/lifecycle/render/render-packages.js";
-import { createDefaultRuntime } from "../../src/runtimes/default.js";
 import { RenderPoolClosedError } from "../../src/server/render-pool.js";
 import { deployment, kptfile, SET_NAMESPACE } from "../handlers/harness.js";
 import { FakeRepo } from "./support/fake-repo.js";
@@ -13,12 +12,12 @@ import { memoryPort } from "./support/memory-port.js";
 const BRANCH = "drafts/web/v1";
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-function setup(renderPackage: LifecycleDeps["engine"]["renderPackage"]) {
+function setup(renderWith: LifecycleDeps["engine"]["render"]) {
   const fake = new FakeRepo({ "README.md": "# packages\n" });
   const { port } = memoryPort(fake);
   const deps: LifecycleDeps = {
     port,
-    engine: { renderPackage, runtime: createDefaultRuntime({ allowExec: false, useContainers: false }) },
+    engine: { render: renderWith },
     log: quiet,
     config: DEFAULT_REPO_CONFIG,
     lease: { holder: "me", leaseMs: 60_000 },

@@ -57,7 +57,7 @@ describe("render pool (worker threads with budgets)", () => {
     });
     const input = files(KPTFILE, { "deploy.yaml": DEPLOY });
     const [inWorker, inProcess] = await Promise.all([
-      pool.renderPackage({ files: input, packageName: "web", runtime }),
+      pool.renderPackage({ files: input, packageName: "web" }),
       renderPackage({ files: input, packageName: "web", runtime }),
     ]);
     expect(inWorker.ok).toBe(true);
@@ -74,7 +74,7 @@ describe("render pool (worker threads with budgets)", () => {
     const p = hostilePool({ timeoutMs: 300 }, events);
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 20);
-    const spun = await p.renderPackage({ files: new Map(), packageName: "spin", runtime });
+    const spun = await p.renderPackage({ files: new Map(), packageName: "spin" });
     clearInterval(ticker);
     expect(spun.ok).toBe(false);
     expect(spun.files).toBeUndefined();
@@ -85,24 +85,24 @@ describe("render pool (worker threads with budgets)", () => {
     // The main thread was never blocked while the worker spun.
     expect(ticks).toBeGreaterThan(3);
     // The worker was replaced: the next render works.
-    expect((await p.renderPackage({ files: new Map(), packageName: "ok", runtime })).ok).toBe(true);
+    expect((await p.renderPackage({ files: new Map(), packageName: "ok" })).ok).toBe(true);
     expect(events.map((e) => e.outcome)).toEqual(["timeout", "ok"]);
   });
 
   it("stops a render over the memory budget with a message naming the limit", async () => {
     const p = hostilePool({ memoryMb: 64, timeoutMs: 60_000 });
-    const hog = await p.renderPackage({ files: new Map(), packageName: "hog", runtime });
+    const hog = await p.renderPackage({ files: new Map(), packageName: "hog" });
     expect(hog.ok).toBe(false);
     expect(hog.error).toBe(
       'porchlight: rendering package "hog" was stopped: it went over the memory budget of 64 MiB (PORCHLIGHT_RENDER_MEMORY_MB)',
     );
-    expect((await p.renderPackage({ files: new Map(), packageName: "ok", runtime })).ok).toBe(true);
+    expect((await p.renderPackage({ files: new Map(), packageName: "ok" })).ok).toBe(true);
   });
 
   it("runs renders side by side up to the worker count; one spinning package does not hold up another", async () => {
     const p = hostilePool({ workers: 2, timeoutMs: 1_500 });
-    const spinning = p.renderPackage({ files: new Map(), packageName: "spin", runtime });
-    const other = await p.renderPackage({ files: new Map(), packageName: "ok", runtime });
+    const spinning = p.renderPackage({ files: new Map(), packageName: "spin" });
+    const other = await p.renderPackage({ files: new Map(), packageName: "ok" });
     expect(other.ok).toBe(true);
     expect(p.stats()).toMatchObject({ workers: 2, busy: 1, queued: 0 });
     expect((await spinning).ok).toBe(false);
@@ -110,13 +110,11 @@ describe("render pool (worker threads with budgets)", () => {
 
   it("rejects (a bug, not a package failure) when the engine throws or the worker exits", async () => {
     const p = hostilePool({});
-    await expect(p.renderPackage({ files: new Map(), packageName: "throw", runtime })).rejects.toThrow(
+    await expect(p.renderPackage({ files: new Map(), packageName: "throw" })).rejects.toThrow(
       'rendering package "throw" failed: Error: boom',
     );
-    await expect(p.renderPackage({ files: new Map(), packageName: "exit", runtime })).rejects.toThrow(
-      "exited (3)",
-    );
-    expect((await p.renderPackage({ files: new Map(), packageName: "ok", runtime })).ok).toBe(true);
+    await expect(p.renderPackage({ files: new Map(), packageName: "exit" })).rejects.toThrow("exited (3)");
+    expect((await p.renderPackage({ files: new Map(), packageName: "ok" })).ok).toBe(true);
   });
 
   it("never lets an exec function see the server's secrets", { timeout: 180_000 }, async () => {
@@ -134,7 +132,7 @@ describe("render pool (worker threads with budgets)", () => {
       process.env = saved;
     }
     const kptfile = `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: env\npipeline:\n  mutators:\n    - exec: node ${path.join(repoRoot, "test/fixtures/functions/env-report.mjs")}\n`;
-    const result = await pool.renderPackage({ files: files(kptfile), packageName: "env", runtime });
+    const result = await pool.renderPackage({ files: files(kptfile), packageName: "env" });
     expect(result.ok, result.error).toBe(true);
     const names = /names: "?([^"\n]*)/.exec(decoder.decode(result.files?.get("env.yaml")))?.[1]?.split(",");
     expect(names).toContain("PATH");
@@ -143,14 +141,14 @@ describe("render pool (worker threads with budgets)", () => {
 
   it("gives workers only the environment it was given (no server secret)", async () => {
     const p = hostilePool({});
-    const result = await p.renderPackage({ files: new Map(), packageName: "ok", runtime });
+    const result = await p.renderPackage({ files: new Map(), packageName: "ok" });
     expect(result.error).toBe("PATH");
   });
 
   it("rejects waiting and in-flight renders on close", async () => {
     const p = hostilePool({ timeoutMs: 60_000 });
-    const first = p.renderPackage({ files: new Map(), packageName: "spin", runtime });
-    const second = p.renderPackage({ files: new Map(), packageName: "ok", runtime });
+    const first = p.renderPackage({ files: new Map(), packageName: "spin" });
+    const second = p.renderPackage({ files: new Map(), packageName: "ok" });
     const rejected = Promise.all([
       expect(first).rejects.toBeInstanceOf(RenderPoolClosedError),
       expect(second).rejects.toBeInstanceOf(RenderPoolClosedError),
@@ -158,7 +156,7 @@ describe("render pool (worker threads with budgets)", () => {
     await new Promise((r) => setTimeout(r, 100));
     await p.close();
     await rejected;
-    await expect(p.renderPackage({ files: new Map(), packageName: "ok", runtime })).rejects.toBeInstanceOf(
+    await expect(p.renderPackage({ files: new Map(), packageName: "ok" })).rejects.toBeInstanceOf(
       RenderPoolClosedError,
     );
   });

@@ -24,15 +24,19 @@ import type {
 import type { PackageReport } from "../../report/annotations.js";
 import { oversizeMessage } from "../../report/messages.js";
 import { BuiltinRegistry, functionNameOf } from "../../runtimes/builtin/registry.js";
-import type { FunctionRuntime } from "../../runtimes/runtime.js";
 import { packageEntries } from "./touched-packages.js";
 
-/** The render engine as the use-cases receive it (`renderPackage` from `src/engine/render.ts` + a runtime). */
+/** One package render as a use-case asks for it: the package's files, its name, the failure policy. */
+export type PackageRender = Pick<RenderOptions, "files" | "packageName" | "pushOnFailure">;
+
+/**
+ * The render engine as the use-cases receive it: the pure engine (`renderPackage` of
+ * `src/engine/render.ts`) with its function runtime already bound where the app is assembled
+ * (`src/index.ts`: a worker-thread pool whose workers build the runtime, or in process). The
+ * use-cases never see a runtime or a working directory.
+ */
 export interface RenderEngine {
-  renderPackage(options: RenderOptions): Promise<RenderResult>;
-  runtime: FunctionRuntime;
-  /** Working directory for `exec:` functions (only used when the operator allows exec). */
-  cwd?: string;
+  render(request: PackageRender): Promise<RenderResult>;
 }
 
 /** The operator's size limits of what a render reads (bytes). */
@@ -181,12 +185,10 @@ export async function renderPackagesAtSha(options: {
       continue;
     }
     const inputFiles = new Map([...entries].map(([rel, entry]) => [rel, blobs.get(entry.sha) as Uint8Array]));
-    const result = await engine.renderPackage({
+    const result = await engine.render({
       files: inputFiles,
-      runtime: engine.runtime,
       packageName: path.basename(packagePath || repo.repo),
       pushOnFailure: options.pushOnFailure ?? "Unrendered",
-      cwd: engine.cwd ?? process.cwd(),
     });
     packages.push({ packagePath, result, inputFiles });
     const own = packageChanges({ packagePath, input: inputFiles, output: result.files, entries });
@@ -229,12 +231,10 @@ export async function renderOutputAgain(options: {
       packages.push({ packagePath: first.packagePath, result: first.result, inputFiles });
       continue;
     }
-    const result = await engine.renderPackage({
+    const result = await engine.render({
       files: inputFiles,
-      runtime: engine.runtime,
       packageName: path.basename(first.packagePath || options.repo.repo),
       pushOnFailure: options.pushOnFailure ?? "Unrendered",
-      cwd: engine.cwd ?? process.cwd(),
     });
     packages.push({ packagePath: first.packagePath, result, inputFiles });
     const entries = packageEntries(rendered.tree.entries, first.packagePath);

@@ -54,8 +54,6 @@ function startPool(
   }
 }
 
-const runtime = { name: "unused", run: async () => undefined };
-
 describe("starlark in the render workers", () => {
   it("stops a script that loops for ever at the operator's step budget while another render completes", {
     timeout: 180_000,
@@ -65,12 +63,10 @@ describe("starlark in the render workers", () => {
       pool.renderPackage({
         files: starlarkPackage("spin", "def spin():\n  while True:\n    pass\nspin()"),
         packageName: "spin",
-        runtime,
       }),
       pool.renderPackage({
         files: starlarkPackage("plain", 'cm(ctx.resource_list)["data"]["a"] = "c"'),
         packageName: "plain",
-        runtime,
       }),
     ]);
     expect(spinning.ok).toBe(false);
@@ -96,7 +92,6 @@ describe("starlark in the render workers", () => {
     const result = await pool.renderPackage({
       files: starlarkPackage("env", script),
       packageName: "env",
-      runtime,
     });
     expect(result.ok).toBe(true);
     const cm = decoder.decode(result.files?.get("cm.yaml"));
@@ -108,7 +103,6 @@ describe("starlark in the render workers", () => {
     const off = await pool.renderPackage({
       files: starlarkPackage("off", script),
       packageName: "off",
-      runtime,
     });
     expect(off.ok).toBe(false);
     expect(off.status.renderStatus?.mutationSteps?.[0]?.results?.[0]?.message).toContain(
