@@ -57,9 +57,11 @@ const PACKAGES: Record<string, Record<string, string>> = {
     "cm.yaml": configMap("regex", `  long: ${"a".repeat(100_000)}!\n`),
   },
   bomb: { Kptfile: kptfile("bomb", SET_NAMESPACE), "bomb.yaml": aliasBomb() },
+  // 8 MB in one scalar. Already in the namespace, so the render leaves it as it is and the commit holds only
+  // the Kptfile (the fake GitHub's createCommitOnBranch refuses changed files over about 3 MB).
   huge: {
     Kptfile: kptfile("huge", SET_NAMESPACE),
-    "huge.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\nbinaryData:\n  blob: ${"QUJD".repeat(625_000)}\n`,
+    "huge.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\n  namespace: prod\nbinaryData:\n  blob: ${"QUJD".repeat(2_000_000)}\n`,
   },
   // Sized to go well over the 64 MiB budget (the engine holds far less than before per resource).
   hog: { Kptfile: kptfile("hog", SET_NAMESPACE), "hog.yaml": manyDocuments(3) },
@@ -148,6 +150,13 @@ describe.skipIf(!available)("promise 6: no package can stall the server", () => 
 
     for (const name of ["regex", "bomb", "huge"])
       expect([name, verdicts[name].conclusion]).toEqual([name, "success"]);
+    // The huge file was read, rendered and kept byte for byte on the branch.
+    const hugeHead = (await gh.request("GET", "/repos/acme/pkgs/branches/drafts%2Fhuge%2Fv1")).data.commit
+      .sha;
+    const kept: string | null = await gh.gitShow("acme", "pkgs", hugeHead, "huge/huge.yaml");
+    expect(kept?.length).toBe(PACKAGES.huge?.["huge.yaml"]?.length);
+    expect(kept === PACKAGES.huge?.["huge.yaml"]).toBe(true);
+    expect(await gh.gitShow("acme", "pkgs", hugeHead, "huge/Kptfile")).toContain("reason: RenderSuccess");
     expect(verdicts.hog.conclusion).toBe("failure");
     expect(verdicts.hog.output.summary).toContain(
       'rendering package "hog" was stopped: it went over the memory budget of 128 MiB (PORCHLIGHT_RENDER_MEMORY_MB)',
