@@ -226,12 +226,14 @@ async function runPhase(name, { redis }) {
     while (Date.now() < deadline && pushes.length + actions.redeliver < USER_DELIVERIES) {
       const roll = Math.random();
       const unstarted = branches.filter((b) => !lastReplicas.has(b));
+      // Branches pushed at least once (a first push may still be on its way).
+      const known = [...lastReplicas.keys()];
       let action;
-      if (unstarted.length > 0 && tick % 2 === 0) {
+      if (unstarted.length > 0 && (tick % 2 === 0 || known.length === 0)) {
         const branch = unstarted[0];
         action = () => onBranch(branch, () => (lastReplicas.has(branch) ? undefined : push(branch)));
       } else if (roll < 0.6 || pushes.length < 5) {
-        const branch = pick([...lastReplicas.keys()]);
+        const branch = pick(known);
         action = () => onBranch(branch, () => push(branch));
       } else if (roll < 0.8) {
         action = async () => {
@@ -242,7 +244,7 @@ async function runPhase(name, { redis }) {
         };
       } else {
         // Two pushes to one branch delivered newest first.
-        const branch = pick([...lastReplicas.keys()]);
+        const branch = pick(known);
         action = () =>
           onBranch(branch, async () => {
             actions.reorder++;
@@ -258,7 +260,11 @@ async function runPhase(name, { redis }) {
       tick++;
       if (inFlight.size < 12) {
         const p = action()
-          .catch((err) => problems.push(`traffic: ${err.message}`))
+          .catch((err) =>
+            problems.push(
+              `traffic: ${err.message}${err.cause ? ` (${err.cause.code ?? err.cause.message})` : ""}`,
+            ),
+          )
           .finally(() => inFlight.delete(p));
         inFlight.add(p);
       }
