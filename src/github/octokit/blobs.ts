@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { type BlobRef, GitHubError, type RepoRef } from "../port.js";
-import { graphql, type Octokit } from "./client.js";
+import { graphql, type Octokit, parseJson, RAW_BODY } from "./client.js";
 import { call } from "./errors.js";
 
 /** Blobs per GraphQL request (a package of up to 1,200 files in two requests). */
@@ -92,12 +92,10 @@ async function readBatch(
 
 /** `GET git/blobs/{sha}`, base64-decoded. */
 export async function readBlobRest(octokit: Octokit, repo: RepoRef, sha: string): Promise<Uint8Array> {
-  const response = await call("git.getBlob", () => octokit.rest.git.getBlob({ ...repo, file_sha: sha }));
-  // @octokit/request parses JSON with json-with-bigint, whose regexp overflows the stack on multi-MB bodies
-  // (Node 20) and then hands back the text unparsed: parse that natively.
-  const data = (
-    typeof response.data === "string" ? JSON.parse(response.data) : response.data
-  ) as typeof response.data;
+  // Multi-MB bodies: parsed natively (see RAW_BODY).
+  const data = await call("git.getBlob", async () =>
+    parseJson((await octokit.rest.git.getBlob({ ...repo, file_sha: sha, request: RAW_BODY })).data),
+  );
   if (data.encoding !== "base64" && data.encoding !== "utf-8") {
     throw new GitHubError({
       kind: "rejected",

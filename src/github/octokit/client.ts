@@ -49,3 +49,22 @@ export async function graphql<T>(
     }
   });
 }
+
+/**
+ * Request option that makes Octokit hand back a success body unparsed (a stream), for {@link parseJson}.
+ * `@octokit/request` parses JSON with json-with-bigint: about 8 times slower than `JSON.parse` on large
+ * bodies (a recursive tree of 11,000 entries: ~190 ms of CPU instead of ~25 ms) and, on some multi-MB
+ * bodies, its regexp overflows the stack and the text comes back unparsed. Error bodies are still parsed.
+ */
+export const RAW_BODY = { parseSuccessResponseBody: false } as const;
+
+/**
+ * The JSON of a success body requested with {@link RAW_BODY}, parsed with `JSON.parse` (a stream or a
+ * string; anything else is returned as it is, e.g. what a test double already parsed). Typed as the
+ * route's documented response.
+ */
+export async function parseJson<T>(body: T | ReadableStream<Uint8Array> | string): Promise<T> {
+  if (typeof body === "string") return JSON.parse(body) as T;
+  if (body instanceof ReadableStream) return JSON.parse(await new Response(body).text()) as T;
+  return body;
+}

@@ -4,7 +4,7 @@
  */
 import { GitHubError, type GitHubPort, type RepoTree, type TagOutcome, type TreeEntry } from "../port.js";
 import { readBlobs } from "./blobs.js";
-import type { Octokit } from "./client.js";
+import { type Octokit, parseJson, RAW_BODY } from "./client.js";
 import { commitFiles } from "./commit.js";
 import { call, callOrAbsent, toGitHubError } from "./errors.js";
 
@@ -38,8 +38,11 @@ export function gitOperations(
 > {
   return {
     async readTree({ repo, sha }): Promise<RepoTree> {
-      const { data } = await call("git.getTree", () =>
-        octokit.rest.git.getTree({ ...repo, tree_sha: sha, recursive: "1" }),
+      const data = await call("git.getTree", async () =>
+        parseJson(
+          (await octokit.rest.git.getTree({ ...repo, tree_sha: sha, recursive: "1", request: RAW_BODY }))
+            .data,
+        ),
       );
       if (data.truncated) {
         throw new GitHubError({
@@ -73,19 +76,27 @@ export function gitOperations(
     },
 
     async compareFiles({ repo, base, head }) {
-      const { data } = await call("repos.compareCommitsWithBasehead", () =>
-        octokit.rest.repos.compareCommitsWithBasehead({
-          ...repo,
-          basehead: `${base}...${head}`,
-          per_page: 100,
-        }),
+      // The answer carries every file's patch: parsed natively (see RAW_BODY).
+      const data = await call("repos.compareCommitsWithBasehead", async () =>
+        parseJson(
+          (
+            await octokit.rest.repos.compareCommitsWithBasehead({
+              ...repo,
+              basehead: `${base}...${head}`,
+              per_page: 100,
+              request: RAW_BODY,
+            })
+          ).data,
+        ),
       );
       return changedPaths(data.files ?? []);
     },
 
     async listCommitFiles({ repo, sha }) {
-      const { data } = await call("repos.getCommit", () =>
-        octokit.rest.repos.getCommit({ ...repo, ref: sha, per_page: 100 }),
+      const data = await call("repos.getCommit", async () =>
+        parseJson(
+          (await octokit.rest.repos.getCommit({ ...repo, ref: sha, per_page: 100, request: RAW_BODY })).data,
+        ),
       );
       return changedPaths(data.files ?? []);
     },
