@@ -60,6 +60,21 @@ function headOf(gitDir, ref) {
   });
 }
 
+/** CPU time (user + system, ms) the process `pid` has used, worker threads included; NaN without /proc. */
+function cpuMs(pid) {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Linux's USER_HZ (the unit of /proc/<pid>/stat times). */
+const CLOCK_TICKS = 100;
+
 function isAppRequest(entry) {
   return !entry.path.startsWith("/_control/") && !/\/app\/installations\/\d+\/access_tokens/.test(entry.path);
 }
@@ -72,8 +87,9 @@ function kindOf(entry) {
 
 /**
  * Runs the scenarios `[{name, packages, files}]`, each `rounds` times (a new repository per run).
- * Returns `[{name, packages, files, calls, ms, kinds}]`: calls and ms are summaries; kinds is the
- * breakdown (`rest-read`, `rest-write`, `graphql`, `git`) of the last run.
+ * Returns `[{name, packages, files, calls, ms, cpuMs, kinds}]`: calls, ms (delivery to the app's last
+ * request) and cpuMs (CPU time the app process used meanwhile, render workers included) are summaries;
+ * kinds is the breakdown (`rest-read`, `rest-write`, `graphql`, `git`) of the last run.
  */
 export async function measureApiCalls({ sharedDir, repoRoot, scenarios, rounds }) {
   const scenarioLib = await import(
@@ -91,10 +107,11 @@ export async function measureApiCalls({ sharedDir, repoRoot, scenarios, rounds }
         "./dist/src/index.js",
       ],
       cwd: repoRoot,
-      env: { LOG_LEVEL: process.env.BENCH_APP_LOG_LEVEL ?? "warn" },
+      // No periodic reconciliation pass inside a measured push (the pass at start runs before any repository).
+      env: { LOG_LEVEL: process.env.BENCH_APP_LOG_LEVEL ?? "warn", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0" },
       readyTimeoutMs: 60_000,
     });
-    const samples = scenarios.map(() => ({ calls: [], ms: [], kinds: {} }));
+    const samples = scenarios.map(() => ({ calls: [], ms: [], cpuMs: [], kinds: {} }));
     let repoCount = 0;
     for (let round = 0; round < rounds; round++) {
       for (const [i, s] of scenarios.entries()) {
@@ -113,6 +130,7 @@ export async function measureApiCalls({ sharedDir, repoRoot, scenarios, rounds }
           { from: "main", deliver: false },
         );
         const before = requestLog(dataDir).length;
+        const cpuBefore = cpuMs(app.child.pid);
         const start = Date.now();
         await gh.control("POST", "deliver", { event: "push", payload });
         // Wait for the render commit (read with git, not over HTTP, so it is not counted), then for quiet.
@@ -127,6 +145,7 @@ export async function measureApiCalls({ sharedDir, repoRoot, scenarios, rounds }
         const last = entries.reduce((m, e) => Math.max(m, Date.parse(e.time)), start);
         samples[i].calls.push(entries.length);
         samples[i].ms.push(last - start);
+        samples[i].cpuMs.push(Math.round(cpuMs(app.child.pid) - cpuBefore));
         const kinds = {};
         for (const e of entries) kinds[kindOf(e)] = (kinds[kindOf(e)] ?? 0) + 1;
         samples[i].kinds = kinds;
@@ -144,6 +163,7 @@ export async function measureApiCalls({ sharedDir, repoRoot, scenarios, rounds }
       files: s.files,
       calls: summary(samples[i].calls),
       ms: summary(samples[i].ms),
+      cpuMs: summary(samples[i].cpuMs),
       kinds: samples[i].kinds,
     }));
   } finally {

@@ -196,6 +196,18 @@ if (wants("api")) {
         ratio: many && single ? (r.ms.median / single.ms.median).toFixed(2) : "",
         target: many && single ? verdict(r.ms.median <= 1.5 * single.ms.median, "≤ 1.5 × 1 package") : "",
       });
+      if (r.cpuMs)
+        rows.push({
+          measure: "draft push, app CPU time (ms)",
+          case: r.name,
+          porchlight: spread(r.cpuMs, 0),
+          baseline: many && single?.cpuMs ? `${spread(single.cpuMs, 0)} (1 package)` : "",
+          ratio: many && single?.cpuMs ? (r.cpuMs.median / single.cpuMs.median).toFixed(2) : "",
+          target:
+            many && single?.cpuMs
+              ? verdict(r.cpuMs.median <= 1.5 * single.cpuMs.median, "≤ 1.5 × 1 package")
+              : "",
+        });
     }
   }
 }
@@ -234,7 +246,7 @@ Each cell is the median [min–max] over interleaved rounds; ratios are computed
 - **in-process render / floor**: \`renderPackage\` against parsing every resource file with the \`yaml\` package and serialising every document again (the floor). Generated packages: Deployments in files of 50 under set-namespace + set-labels + apply-setters.
 - **CLI time**: the whole \`porchlight render <dir>\` process against \`kpt fn render --allow-exec <dir>\` on the same package with every pipeline step replaced by \`exec: cat\` (kpt's own floor), each on a fresh copy; ratio = kpt time / porchlight time (> 1: porchlight is faster).
 - **CLI peak RSS**: maximum resident set of the process (GNU time's %M), not heap growth.
-- **API calls per draft push**: every request the built app (\`probot run ./dist/src/index.js\`, unmodified) makes to ../shared/tools/fake-github after a draft push changing one file of one package, until the app is idle (git over HTTP included, the installation token aside).
+- **API calls per draft push**: every request the built app (\`probot run ./dist/src/index.js\`, unmodified) makes to ../shared/tools/fake-github after a draft push changing one file of one package, until the app is idle (git over HTTP included, the installation token aside). **App time** runs from the delivery to the app's last request; **app CPU time** is the CPU the app process (render workers included) used meanwhile: its own cost, without GitHub's serving time or the one-second pacing of its writes. The fake's \`createCommitOnBranch\` rewrites every tree of the repository (one \`git mktree\` per directory: seconds at 1,000 packages), where GitHub rewrites only the trees on the changed path, so the end-to-end time of a push into a large repository measures the fake more than the app.
 
 ${table}
 ${notes.map((n) => `\nNote: ${n}`).join("")}
