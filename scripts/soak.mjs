@@ -64,6 +64,9 @@ pipeline:
 const deploy = (replicas) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web # the app\nspec:\n  replicas: ${replicas}\n`;
 
+/** undici's causes of a `fetch failed` whose connection was reset (a harness hiccup, not an answer). */
+const CONNECTION_RESET = new Set(["ECONNRESET", "UND_ERR_SOCKET", "EPIPE"]);
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 function percentile(values, p) {
@@ -219,6 +222,7 @@ async function runPhase(name, { redis }) {
     };
 
     const actions = { redeliver: 0, reorder: 0 };
+    let resets = 0;
     const started = Date.now();
     const deadline = started + SECONDS * 1000;
     const inFlight = new Set();
@@ -259,7 +263,14 @@ async function runPhase(name, { redis }) {
       }
       tick++;
       if (inFlight.size < 12) {
+        // A connection of this script to the fake reset under load (a keep-alive socket the fake closed as
+        // the request went out) is the harness's, not the app's: the simulated user tries once more.
         const p = action()
+          .catch((err) => {
+            if (!CONNECTION_RESET.has(err.cause?.code)) throw err;
+            resets++;
+            return action();
+          })
           .catch((err) =>
             problems.push(
               `traffic: ${err.message}${err.cause ? ` (${err.cause.code ?? err.cause.message})` : ""}`,
@@ -370,7 +381,7 @@ async function runPhase(name, { redis }) {
       phase: name,
       processes: apps.length,
       traffic: `${Math.round((trafficEnd - started) / 1000)} s (+${Math.round(drainMs / 1000)} s drain)`,
-      actions: `${pushes.length} pushes (${retriedPushes} pushed again after racing a render commit), ${actions.redeliver} redeliveries, ${actions.reorder} reordered pairs`,
+      actions: `${pushes.length} pushes (${retriedPushes} pushed again after racing a render commit), ${actions.redeliver} redeliveries, ${actions.reorder} reordered pairs${resets ? ` (${resets} tried again after the script's connection to the fake was reset)` : ""}`,
       deliveries: deliveries.length,
       renders,
       commits: renderCommits.length,
