@@ -6,7 +6,7 @@
  * (one receives webhooks and works, the other only works). Each phase waits until the app is idle, then
  * checks every branch head is rendered and checked, no lost or duplicate render commit, no unconcluded
  * check run, and prints: deliveries, renders, commits, dropped results, p50/p99 webhook answer time,
- * p50/p99 push-to-check time, peak RSS per process.
+ * p50/p99/max /healthz answer time (polled all along), p50/p99 push-to-check time, peak RSS per process.
  *
  * Usage: npm run soak [-- --phases one,redis --seconds 120 --branches 15 --rate 5 --user-deliveries 360]
  * Exits 1 when a phase breaks a promise (figures are printed either way). Needs ../shared beside the
@@ -147,6 +147,7 @@ async function runPhase(name, { redis }) {
   const gh = await scenario.startFakeGitHub({ dataDir });
   const apps = [];
   const problems = [];
+  let polling = false;
   try {
     await gh.createRepo("acme", "soak", {
       "README.md": "# soak\n",
@@ -224,6 +225,19 @@ async function runPhase(name, { redis }) {
     const actions = { redeliver: 0, reorder: 0 };
     let resets = 0;
     const started = Date.now();
+    // /healthz of every process, polled all along (promise 6: health answers while the app works).
+    const health = [];
+    polling = true;
+    const pollers = apps.map(async (a) => {
+      while (polling) {
+        const t = performance.now();
+        const ok = await fetch(`http://127.0.0.1:${a.port}/healthz`, { signal: AbortSignal.timeout(30_000) })
+          .then((r) => r.ok)
+          .catch(() => false);
+        health.push({ ok, ms: performance.now() - t });
+        await sleep(250);
+      }
+    });
     const deadline = started + SECONDS * 1000;
     const inFlight = new Set();
     let tick = 0;
@@ -306,6 +320,11 @@ async function runPhase(name, { redis }) {
       problems.push(`drain: ${err.message}`);
     }
     const drainMs = Date.now() - trafficEnd;
+    polling = false;
+    await Promise.all(pollers);
+    const healthMs = health.map((h) => h.ms);
+    const unhealthy = health.filter((h) => !h.ok).length;
+    if (unhealthy) problems.push(`${unhealthy} /healthz poll(s) not answered 200`);
 
     // Commits and check runs.
     const log = await gh.git("acme", "soak", ["log", "--all", "--format=%H%x09%P%x09%an"]);
@@ -387,12 +406,14 @@ async function runPhase(name, { redis }) {
       commits: renderCommits.length,
       "dropped results": stale.length,
       "webhook answer p50/p99": `${ms(percentile(answerMs, 50))} / ${ms(percentile(answerMs, 99))}`,
+      "/healthz p50/p99/max": `${ms(percentile(healthMs, 50))} / ${ms(percentile(healthMs, 99))} / ${ms(Math.max(...healthMs))} (${healthMs.length} polls)`,
       "push-to-check p50/p99": `${ms(percentile(latencies, 50))} / ${ms(percentile(latencies, 99))} (${latencies.length} pushes with a verdict)`,
       "peak RSS": rss.map((r) => `${Math.round(r)} MB`).join(" + "),
       problems: problems.length ? problems : "none",
     };
     return figures;
   } finally {
+    polling = false;
     for (const app of apps) await app.stop().catch(() => undefined);
     await gh.stop().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
