@@ -1,8 +1,7 @@
 /**
  * What users read about upstream upgrades: the upgrade pull request (from which revision to which,
  * what changed upstream, which local edits the merge overrides), the `porchlight/upgrade` check run
- * (a warning annotation at each overridden field) and a failed merge. Pure; the machine-readable
- * state of an upgrade pull request travels in a hidden marker of its body.
+ * (a warning annotation at each overridden field) and a failed merge. Pure.
  */
 import type { CheckAnnotation, CheckOutput } from "../github/port.js";
 import type { ResourceOverride } from "../pkg/merge3/package-merge.js";
@@ -12,9 +11,10 @@ import { locateInYaml } from "./yaml-position.js";
 export const UPGRADE_CHECK_NAME = "porchlight/upgrade";
 /** Marker of the comment telling that a person's push stopped automatic updates. */
 export const UPGRADE_HELD_MARKER = "<!-- porchlight:upgrade-held -->";
-const MARKER_PREFIX = "<!-- porchlight:upgrade ";
+/** Marker of an upgrade pull request body. */
+export const UPGRADE_PULL_MARKER = "<!-- porchlight:upgrade -->";
 
-/** What an upgrade pull request records about itself. */
+/** What an upgrade proposes. */
 export interface UpgradeState {
   /** Downstream package path. */
   package: string;
@@ -27,23 +27,6 @@ export interface UpgradeState {
   commit: string;
   /** Local edits the merge overrode. */
   overrides: ResourceOverride[];
-}
-
-/** The hidden marker holding an {@link UpgradeState}. */
-export function formatUpgradeMarker(state: UpgradeState): string {
-  return `${MARKER_PREFIX}${JSON.stringify(state).replace(/>/g, "\\u003e").replace(/--/g, "-\\u002d")} -->`;
-}
-
-/** Reads the marker of a pull request body; undefined when absent or unreadable. */
-export function parseUpgradeMarker(body: string | undefined): UpgradeState | undefined {
-  const start = body?.indexOf(MARKER_PREFIX) ?? -1;
-  if (!body || start < 0) return undefined;
-  const end = body.indexOf(" -->", start);
-  try {
-    return JSON.parse(body.slice(start + MARKER_PREFIX.length, end)) as UpgradeState;
-  } catch {
-    return undefined;
-  }
 }
 
 function rev(n: number | undefined, pkg: string): string {
@@ -95,7 +78,7 @@ export function upgradePullBody(options: {
       ...state.overrides.map((o) => `- ${describeOverride(o)}`),
     );
   }
-  lines.push("", formatUpgradeMarker(state));
+  lines.push("", UPGRADE_PULL_MARKER);
   return `${lines.join("\n")}\n`;
 }
 

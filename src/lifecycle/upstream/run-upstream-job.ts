@@ -1,7 +1,7 @@
 /**
  * Runs an `upstream` job (see ./upstream-job.ts): one repository, its state read when the job starts.
  */
-import type { RepoRef, RepoSnapshot } from "../../github/port.js";
+import type { RepoRef, RepoSnapshot, RepoTree } from "../../github/port.js";
 import { OWNER_ANNOTATION } from "../../variants/mutations.js";
 import { reconcileVariants } from "../../variants/reconcile-variants.js";
 import type { LifecycleDeps } from "../deps.js";
@@ -10,7 +10,7 @@ import { reportBlastRadius } from "./blast-radius.js";
 import { type DownstreamEntry, downstreamsInRepository } from "./downstream-index.js";
 import { UPGRADE_WORKSPACE, type UpstreamDeps, upgradeDownstream } from "./upgrade-downstream.js";
 import type { UpstreamJob, UpstreamServices } from "./upstream-job.js";
-import { readPackageFiles, type UpstreamPort } from "./upstream-port.js";
+import type { UpstreamPort } from "./upstream-port.js";
 import { repoKey } from "./upstream-source.js";
 
 /** Re-reads a repository's Kptfiles (default branch head) into the index; returns its entries. */
@@ -20,7 +20,7 @@ export async function refreshIndex(options: {
   sha: string;
   port: UpstreamPort;
   services: UpstreamServices;
-}): Promise<DownstreamEntry[]> {
+}): Promise<{ entries: DownstreamEntry[]; tree: RepoTree }> {
   const { repo, port, services } = options;
   const tree = await port.readTree({ repo, sha: options.sha });
   const kptfiles = tree.entries.filter(
@@ -35,7 +35,7 @@ export async function refreshIndex(options: {
     ownerAnnotation: OWNER_ANNOTATION,
   });
   await services.index.setRepository(options.installationId, `${repo.owner}/${repo.repo}`, entries);
-  return entries;
+  return { entries, tree };
 }
 
 /** The job that moves a downstream forward: its variant's reconciliation, or its upgrade pull request. */
@@ -82,7 +82,7 @@ export async function runUpstreamJob(
     }
     case "index": {
       if (!sha) return "empty repository";
-      const entries = await refreshIndex({ installationId, repo, sha, port, services });
+      const { entries, tree } = await refreshIndex({ installationId, repo, sha, port, services });
       // Each distinct upstream package's newest revision, once; downstreams behind it get a job.
       const latest = new Map<string, number | undefined>();
       let behind = 0;
@@ -107,8 +107,7 @@ export async function runUpstreamJob(
         await services.queue.enqueue(followUp(installationId, e));
       }
       const variantsDir = lifecycle.config.packageVariants.directory.replace(/^\/+|\/+$/g, "");
-      const tree = await readPackageFiles({ port, repo, sha, dir: variantsDir });
-      if (tree.files.size > 0) {
+      if (tree.entries.some((e) => e.type === "blob" && e.path.startsWith(`${variantsDir}/`))) {
         await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
       }
       return `${entries.length} downstream package(s), ${behind} behind`;
