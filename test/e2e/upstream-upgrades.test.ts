@@ -1,11 +1,12 @@
 /**
  * End-to-end: upstream → downstream on a local GitHub (../shared/tools/fake-github), the BUILT app run
  * with `npm start`. A blueprint `base` is published (tag `base/v1`); a downstream package is cloned
- * from it with `porchlight pkg get` (git over HTTP) and edited; publishing `base/v2` opens an upgrade
- * pull request with the merged, rendered content and green checks; an upstream change to the field the
- * downstream edited takes upstream's value and is flagged at the field; a person's push to the
- * upgrade draft is never overwritten; a PackageVariant clones a package, and a change of its
- * packageContext proposes an edit. Skips visibly without the fake.
+ * from it with `porchlight pkg get` (git over HTTP) and edited; porchlight's publish of `base/v2` (a
+ * merged draft) opens an upgrade pull request with the merged, rendered content and green checks; a
+ * person's tag push of `base/v3` changing the field the downstream edited takes upstream's value and
+ * is flagged at the field; a person's push to the upgrade draft is never overwritten; a PackageVariant
+ * clones a package, a change of its packageContext proposes an edit, and a variant with a local edit
+ * takes a new upstream revision. Skips visibly without the fake.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -117,20 +118,40 @@ describe.skipIf(!fakeGitHubAvailable)("upgrade pull requests and PackageVariants
     rmSync(work, { recursive: true, force: true });
   });
 
-  it("publishing base/v2 opens a rendered upgrade pull request that keeps the local edit", async () => {
+  it("porchlight's publish of base/v2 (a merged draft) opens a rendered upgrade pull request that keeps the local edit", async () => {
+    // The app's own tag is not echoed back as a push here: the publish itself must start the upgrades.
+    await gh.registerHooks({ url: app.url, secret: app.secret, tagPushEvents: false });
+    const draft = "drafts/base/nginx-127";
     await gh.pushFiles(
       "acme",
       "blueprints",
-      "main",
+      draft,
       { "base/deploy.yaml": deploy("nginx:1.27", 1), "base/README.md": "v2\n" },
       "v2",
+      { from: "main" },
     );
-    await tag("blueprints", "base/v2");
+    const proposal = await gh.createPullRequest("acme", "blueprints", {
+      head: draft,
+      base: "main",
+      title: "nginx 1.27",
+    });
+    await scenario.waitFor(
+      async () => {
+        const sha = await head("blueprints", draft);
+        const runs = sha ? await runsOf("blueprints", sha, "porchlight/render") : [];
+        return runs.some((r: Any) => r.conclusion === "success") ? sha : null;
+      },
+      { ...WAIT, message: "the rendered upstream draft" },
+    );
+    await gh.merge("acme", "blueprints", proposal.number, "merge");
     const branch = "drafts/east/app/upstream-upgrade";
     const pull = await scenario.waitFor(
       async () => (await openPulls("deploy")).find((p: Any) => p.head.ref === branch) ?? null,
       { ...WAIT, message: "the upgrade pull request" },
     );
+    const tags = (await gh.request("GET", "/repos/acme/blueprints/tags")).data.map((t: Any) => t.name);
+    expect(tags).toContain("base/v2");
+    await gh.registerHooks({ url: app.url, secret: app.secret, tagPushEvents: true });
     expect(pull.title).toBe("Upgrade east/app to base/v2 (acme/blueprints)");
     expect(pull.body).toContain("`acme/blueprints` published `base/v2`; `east/app` is on `base/v1`");
     expect(pull.body).toContain("- modified `deploy.yaml`");
@@ -150,9 +171,23 @@ describe.skipIf(!fakeGitHubAvailable)("upgrade pull requests and PackageVariants
     );
   }, 180_000);
 
-  it("an upstream change to the field the downstream edited takes upstream's value, flagged at the field", async () => {
-    await gh.pushFiles("acme", "blueprints", "main", { "base/deploy.yaml": deploy("nginx:1.27", 2) }, "v3");
-    await tag("blueprints", "base/v3");
+  it("a person's tag push of base/v3 changing the field the downstream edited: upstream's value, flagged at the field", async () => {
+    const { after } = await gh.pushFiles(
+      "acme",
+      "blueprints",
+      "main",
+      { "base/deploy.yaml": deploy("nginx:1.27", 2) },
+      "v3",
+    );
+    // A person's `git push origin base/v3` (the fake's control API delivers its push event).
+    await gh.git("acme", "blueprints", ["tag", "base/v3", after]);
+    await gh.control("POST", "pushed", {
+      owner: "acme",
+      repo: "blueprints",
+      ref: "refs/tags/base/v3",
+      before: "0".repeat(40),
+      after,
+    });
     const branch = "drafts/east/app/upstream-upgrade";
     const pull = await scenario.waitFor(
       async () =>

@@ -24,7 +24,7 @@ import { proposeRevision } from "../revisions/propose.js";
 import { publishRevision } from "../revisions/publish.js";
 import { normalizePrefix } from "../revisions/revisions.js";
 import { runUpstreamJob } from "../upstream/run-upstream-job.js";
-import type { UpstreamServices } from "../upstream/upstream-job.js";
+import { publishedJob, type UpstreamServices } from "../upstream/upstream-job.js";
 import type { Job, JobHandler, ReconcileJob, WorkQueue } from "./work-queue.js";
 import { jobKey } from "./work-queue.js";
 
@@ -202,6 +202,11 @@ async function runRepoJob(job: RepoJob, deps: JobRunnerDeps): Promise<string> {
         },
         lifecycle,
       );
+      // Downstreams take the new revisions whether or not GitHub echoes the app's own tag push.
+      if (deps.upstream && outcome.kind === "published") {
+        for (const p of outcome.packages.filter((p) => p.kind === "published"))
+          await deps.queue.enqueue(publishedJob(job, p.packagePath));
+      }
       return outcome.kind;
     }
     case "default-branch": {

@@ -3,7 +3,7 @@
  */
 import type { RepoRef, RepoSnapshot, RepoTree } from "../../github/port.js";
 import { OWNER_ANNOTATION } from "../../variants/mutations.js";
-import { reconcileVariants } from "../../variants/reconcile-variants.js";
+import { reconcileVariants, VARIANT_WORKSPACE_PREFIX } from "../../variants/reconcile-variants.js";
 import type { LifecycleDeps } from "../deps.js";
 import { latestRevision, parseDraftBranch } from "../revisions/revisions.js";
 import { reportBlastRadius } from "./blast-radius.js";
@@ -44,6 +44,25 @@ function followUp(installationId: number, d: DownstreamEntry): UpstreamJob {
   return d.variant
     ? { kind: "upstream", installationId, repo, task: { type: "variants" } }
     : { kind: "upstream", installationId, repo, task: { type: "downstream", package: d.package } };
+}
+
+/**
+ * Whether the repository's PackageVariants need reconciling: its variants directory holds files, or
+ * (every variant removed) drafts of variants are left to delete or orphan.
+ */
+async function hasVariantWork(options: {
+  port: UpstreamPort;
+  repo: RepoRef;
+  tree: RepoTree;
+  config: LifecycleDeps["config"];
+}): Promise<boolean> {
+  const { port, repo, tree, config } = options;
+  const dir = config.packageVariants.directory.replace(/^\/+|\/+$/g, "");
+  if (tree.entries.some((e) => e.type === "blob" && e.path.startsWith(`${dir}/`))) return true;
+  const prefix = config.draftBranchPrefix;
+  return (await port.listBranches({ repo, prefix })).some((b) =>
+    parseDraftBranch(b.name, { draftPrefix: prefix })?.workspace.startsWith(VARIANT_WORKSPACE_PREFIX),
+  );
 }
 
 function toRepo(key: string): RepoRef {
@@ -106,8 +125,7 @@ export async function runUpstreamJob(
         behind++;
         await services.queue.enqueue(followUp(installationId, e));
       }
-      const variantsDir = lifecycle.config.packageVariants.directory.replace(/^\/+|\/+$/g, "");
-      if (tree.entries.some((e) => e.type === "blob" && e.path.startsWith(`${variantsDir}/`))) {
+      if (await hasVariantWork({ port, repo, tree, config: lifecycle.config })) {
         await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
       }
       return `${entries.length} downstream package(s), ${behind} behind`;

@@ -51,6 +51,16 @@ export function upstreamJobKey(job: UpstreamJob): string {
   }
 }
 
+/** The job that moves the downstreams of `pkg` (just published in `from`'s repository) to the new revision. */
+export function publishedJob(from: { installationId: number; repo: RepoRef }, pkg: string): UpstreamJob {
+  return {
+    kind: "upstream",
+    installationId: from.installationId,
+    repo: from.repo,
+    task: { type: "published", package: pkg },
+  };
+}
+
 /** What the upstream jobs need from the app (beyond a job's lifecycle dependencies). */
 export interface UpstreamServices {
   index: DownstreamIndex;

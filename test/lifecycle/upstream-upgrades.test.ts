@@ -1,0 +1,252 @@
+/**
+ * Upgrade pull requests across the repositories of an installation (in memory): which downstreams a
+ * published revision upgrades, the draft and pull request each gets, the `porchlight/upgrade` check,
+ * a person's push, a rejected pull request, a merge that cannot be done, the index and upstreams
+ * outside the installation.
+ */
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { parseDraftBranch } from "../../src/lifecycle/revisions/revisions.js";
+import { MemoryDownstreamIndex } from "../../src/lifecycle/upstream/downstream-index.js";
+import { UPGRADE_HELD_MARKER } from "../../src/report/upgrade.js";
+import type { FakeRepo } from "./support/fake-repo.js";
+import { upstreamHarness } from "./support/upstream-harness.js";
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: base
+info:
+  description: web blueprint
+`;
+const deploy = (image: string, replicas: number | string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: ${replicas}
+  template:
+    spec:
+      containers:
+        - name: web
+          image: ${image}
+`;
+const EAST = "drafts/east/app/upstream-upgrade";
+const WEST = "drafts/west/app/upstream-upgrade";
+
+/** Publishes `files` in `repo` as revision `tag` (a commit on main and its tag). */
+function publish(repo: FakeRepo, tag: string, files: Record<string, string | null>): string {
+  const { after } = repo.push({ branch: "main", changes: files, message: tag });
+  repo.tags.set(tag, after);
+  return after;
+}
+
+/** Blueprints `org/blueprints` (`base/v1`) and `org/deploy` with two clones: east (edited) and west. */
+async function scenario() {
+  const h = upstreamHarness();
+  const blueprints = h.inst.add("org/blueprints", {
+    "base/Kptfile": KPTFILE,
+    "base/deploy.yaml": deploy("nginx:1.25", 1),
+  });
+  blueprints.tags.set("base/v1", blueprints.heads.get("main")!);
+  const east = await h.clone({
+    url: "https://github.com/org/blueprints.git",
+    dir: "base",
+    ref: "v1",
+    name: "app",
+    prefix: "east/app",
+  });
+  east["east/app/deploy.yaml"] = east["east/app/deploy.yaml"].replace("replicas: 1", "replicas: 3");
+  const west = await h.clone({
+    url: "https://github.com/org/blueprints",
+    dir: "base",
+    ref: "base/v1",
+    name: "app",
+    prefix: "west/app",
+  });
+  const deployRepo = h.inst.add("org/deploy", { "README.md": "# deploy\n", ...east, ...west });
+  expect(await h.drain(h.job("org/deploy", { type: "index" }))).toEqual([
+    "upstream:index:org/deploy: 2 downstream package(s), 0 behind",
+  ]);
+  return { ...h, blueprints, deployRepo };
+}
+
+const openPulls = (repo: FakeRepo) => [...repo.pulls.values()].filter((p) => p.state === "open");
+const upgradeRuns = (repo: FakeRepo, sha: string) =>
+  repo.checkRuns.filter((r) => r.head_sha === sha && r.name === "porchlight/upgrade");
+
+describe("upgrade pull requests", () => {
+  it("a published revision opens one rendered-to-be upgrade draft and pull request per downstream, in another repository, whatever the URL form", async () => {
+    const s = await scenario();
+    publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });
+    const lines = await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    expect(lines).toEqual([
+      "upstream:published:org/blueprints:base: 2 downstream(s) of base",
+      "upstream:downstream:org/deploy:east/app: east/app: proposed",
+      "upstream:downstream:org/deploy:west/app: west/app: proposed",
+    ]);
+    const pulls = openPulls(s.deployRepo);
+    expect(pulls.map((p) => p.head).sort()).toEqual([EAST, WEST]);
+    for (const p of pulls) {
+      // The workspace never looks like a revision: merging publishes the downstream's own next revision.
+      const workspace = parseDraftBranch(p.head)!.workspace;
+      expect(workspace).toBe("upstream-upgrade");
+      expect(workspace).not.toMatch(/^v\d+$/);
+    }
+    const east = pulls.find((p) => p.head === EAST)!;
+    const text = s.inst.pullText("org/deploy", east.number);
+    expect(text.title).toBe("Upgrade east/app to base/v2 (org/blueprints)");
+    expect(text.body).toContain("`org/blueprints` published `base/v2`; `east/app` is on `base/v1`.");
+    expect(text.body).toContain("- modified `deploy.yaml`");
+    expect(text.body).toContain("None: every local edit is kept.");
+    const head = s.deployRepo.heads.get(EAST)!;
+    const merged = parse(s.deployRepo.read(head, "east/app/deploy.yaml")!);
+    expect(merged.spec.replicas).toBe(3);
+    expect(merged.spec.template.spec.containers[0].image).toBe("nginx:1.27");
+    expect(parse(s.deployRepo.read(head, "east/app/Kptfile")!).upstreamLock.git.ref).toBe("base/v2");
+    // The west clone wrote its ref as `base/v1`: the upgrade keeps that style.
+    const westHead = s.deployRepo.heads.get(WEST)!;
+    expect(parse(s.deployRepo.read(westHead, "west/app/Kptfile")!).upstream.git.ref).toBe("base/v2");
+    expect(upgradeRuns(s.deployRepo, head).map((r) => r.conclusion)).toEqual(["success"]);
+    // Nothing else in the repository changed, and nothing was merged.
+    expect(s.deployRepo.diff("main", EAST)).toEqual(["east/app/Kptfile", "east/app/deploy.yaml"]);
+    expect([...s.deployRepo.pulls.values()].some((p) => p.merged)).toBe(false);
+
+    // Level-triggered: the same job again changes nothing.
+    const again = await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    expect(again.slice(1)).toEqual([
+      "upstream:downstream:org/deploy:east/app: east/app: current",
+      "upstream:downstream:org/deploy:west/app: west/app: current",
+    ]);
+    expect(s.deployRepo.heads.get(EAST)).toBe(head);
+    expect(openPulls(s.deployRepo)).toHaveLength(2);
+  });
+
+  it("a newer revision updates the one open pull request; a field both sides changed takes upstream's value, flagged at the field", async () => {
+    const s = await scenario();
+    publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    const number = openPulls(s.deployRepo).find((p) => p.head === EAST)!.number;
+    publish(s.blueprints, "base/v3", { "base/deploy.yaml": deploy("nginx:1.27", 2) });
+    const lines = await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    expect(lines).toContain("upstream:downstream:org/deploy:east/app: east/app: updated");
+    expect(
+      openPulls(s.deployRepo)
+        .filter((p) => p.head === EAST)
+        .map((p) => p.number),
+    ).toEqual([number]);
+    const text = s.inst.pullText("org/deploy", number);
+    expect(text.title).toBe("Upgrade east/app to base/v3 (org/blueprints)");
+    expect(text.body).toContain(
+      "- `deploy.yaml` Deployment/web `spec.replicas`: your `3` becomes upstream's `2` (was `1`)",
+    );
+    const head = s.deployRepo.heads.get(EAST)!;
+    const file = s.deployRepo.read(head, "east/app/deploy.yaml")!;
+    expect(parse(file).spec.replicas).toBe(2);
+    const [run] = upgradeRuns(s.deployRepo, head);
+    expect(run.conclusion).toBe("neutral");
+    const line = file.split("\n").findIndex((l) => l.includes("replicas:")) + 1;
+    expect(run.output?.annotations).toEqual([
+      expect.objectContaining({
+        path: "east/app/deploy.yaml",
+        start_line: line,
+        annotation_level: "warning",
+        title: "Local edit overridden by upstream",
+      }),
+    ]);
+  });
+
+  it("never overwrites a person's push to the upgrade draft: one comment instead", async () => {
+    const s = await scenario();
+    publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    const { after } = s.deployRepo.push({ branch: EAST, changes: { "east/app/notes.txt": "mine\n" } });
+    publish(s.blueprints, "base/v3", { "base/README.md": "v3\n" });
+    for (let i = 0; i < 2; i++) {
+      const lines = await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+      expect(lines).toContain("upstream:downstream:org/deploy:east/app: east/app: held");
+    }
+    expect(s.deployRepo.heads.get(EAST)).toBe(after);
+    const pull = openPulls(s.deployRepo).find((p) => p.head === EAST)!;
+    const comments = s.deployRepo.comments.filter((c) => c.issue === pull.number);
+    expect(comments).toHaveLength(1);
+    expect(comments[0].body).toContain(UPGRADE_HELD_MARKER);
+    expect(comments[0].body).toContain("`base/v3`");
+    // The other downstream moves on.
+    expect(s.deployRepo.read(s.deployRepo.heads.get(WEST)!, "west/app/README.md")).toBe("v3\n");
+  });
+
+  it("a merge that cannot be done opens no draft: a failed porchlight/upgrade run on the default branch head names the resource and field", async () => {
+    const s = await scenario();
+    // Locally, replicas became a map; upstream changes the number.
+    const main = s.deployRepo.heads.get("main")!;
+    const local = s.deployRepo
+      .read(main, "east/app/deploy.yaml")!
+      .replace("replicas: 3", "replicas:\n    min: 2");
+    const { after } = s.deployRepo.push({ branch: "main", changes: { "east/app/deploy.yaml": local } });
+    publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.25", 5) });
+    for (let i = 0; i < 2; i++)
+      await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    expect(s.deployRepo.heads.has(EAST)).toBe(false);
+    const runs = upgradeRuns(s.deployRepo, after);
+    expect(runs).toHaveLength(1);
+    expect(runs[0].conclusion).toBe("failure");
+    expect(runs[0].output?.title).toBe("Upgrade of east/app to base/v2 cannot be merged");
+    expect(runs[0].output?.summary).toContain("Deployment web");
+    expect(runs[0].output?.summary).toContain("spec.replicas");
+    // West merged fine.
+    expect(s.deployRepo.heads.has(WEST)).toBe(true);
+  });
+
+  it("the index follows pushes that change Kptfiles and is rebuilt by reconciliation after a restart", async () => {
+    const s = await scenario();
+    expect((await s.services.index.all(1)).map((e) => e.package)).toEqual(["east/app", "west/app"]);
+    const main = s.deployRepo.heads.get("main")!;
+    const removed = Object.fromEntries(
+      [...s.deployRepo.files(main).keys()].filter((f) => f.startsWith("west/")).map((f) => [f, null]),
+    );
+    s.deployRepo.push({ branch: "main", changes: removed });
+    await s.drain(s.job("org/deploy", { type: "index" }));
+    expect((await s.services.index.all(1)).map((e) => e.package)).toEqual(["east/app"]);
+    // A new process starts with an empty index; reconciliation's index job fills it.
+    s.services.index = new MemoryDownstreamIndex();
+    publish(s.blueprints, "base/v2", { "base/README.md": "v2\n" });
+    expect(await s.drain(s.job("org/blueprints", { type: "published", package: "base" }))).toEqual([
+      "upstream:published:org/blueprints:base: 0 downstream(s) of base",
+    ]);
+    const lines = await s.drain(s.job("org/deploy", { type: "index" }));
+    expect(lines).toEqual([
+      "upstream:index:org/deploy: 1 downstream package(s), 1 behind",
+      "upstream:downstream:org/deploy:east/app: east/app: proposed",
+    ]);
+  });
+
+  it("an upstream outside the installation (a public repository) is checked on each reconciliation pass", async () => {
+    const h = upstreamHarness();
+    const catalog = h.inst.add(
+      "public/catalog",
+      { "base/Kptfile": KPTFILE, "base/deploy.yaml": deploy("nginx:1.25", 1) },
+      { public: true },
+    );
+    catalog.tags.set("base/v1", catalog.heads.get("main")!);
+    const files = await h.clone({
+      url: "https://github.com/public/catalog.git",
+      dir: "base",
+      ref: "v1",
+      name: "app",
+      prefix: "app",
+    });
+    const deployRepo = h.inst.add("org/deploy", files);
+    expect(await h.inst.port.listInstallationRepositories()).toEqual([{ owner: "org", repo: "deploy" }]);
+    await h.drain(h.job("org/deploy", { type: "index" }));
+    // The catalog publishes: no webhook reaches the app. The next pass finds it.
+    publish(catalog, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });
+    expect(await h.drain(h.job("org/deploy", { type: "index" }))).toEqual([
+      "upstream:index:org/deploy: 1 downstream package(s), 1 behind",
+      "upstream:downstream:org/deploy:app: app: proposed",
+    ]);
+    const pull = openPulls(deployRepo)[0];
+    expect(pull.head).toBe("drafts/app/upstream-upgrade");
+    expect(h.inst.pullText("org/deploy", pull.number).title).toBe("Upgrade app to base/v2 (public/catalog)");
+  });
+});
