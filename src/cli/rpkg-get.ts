@@ -14,7 +14,7 @@
  * `-o yaml` prints a `List` of `porch.kpt.dev/v1alpha1` PackageRevision objects.
  */
 import { parseArgs } from "node:util";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 import { CONFIG_PATH, parseRepoConfig } from "../config/load.js";
 import { createRestPort, parseRepoSlug, type RestClientEnv } from "../github/rest-client.js";
 import { readRevisionRefs, readYamlFile } from "../github/revision-source.js";
@@ -24,6 +24,7 @@ import {
   topLevelPackages,
 } from "../lifecycle/revisions/revision-list.js";
 import { normalizePrefix } from "../lifecycle/revisions/revisions.js";
+import { OWNER_ANNOTATION } from "../variants/mutations.js";
 
 /** Where the command reads its environment and writes its output (injectable for tests). */
 export interface CliIo {
@@ -64,7 +65,12 @@ export function formatTable(rows: PackageRevisionInfo[]): string {
  * spec.{packageName, repository, workspaceName, revision, lifecycle}, status.upstreamLock (git repo,
  * directory, ref, commit) and labels `kpt.dev/latest-revision: "true"` on the latest, as Porch sets it.
  */
-export function toPackageRevisionList(rows: PackageRevisionInfo[], repoUrl: string): Record<string, unknown> {
+export function toPackageRevisionList(
+  rows: PackageRevisionInfo[],
+  repoUrl: string,
+  /** Package path → the PackageVariant that owns it (its Kptfile annotation on the default branch). */
+  owners: ReadonlyMap<string, string> = new Map(),
+): Record<string, unknown> {
   return {
     apiVersion: "v1",
     kind: "List",
@@ -77,6 +83,18 @@ export function toPackageRevisionList(rows: PackageRevisionInfo[], repoUrl: stri
         ...(r.pullRequest === undefined
           ? {}
           : { annotations: { "porchlight.dev/pull-request": `${repoUrl}/pull/${r.pullRequest}` } }),
+        ...(owners.has(r.packagePath)
+          ? {
+              ownerReferences: [
+                {
+                  apiVersion: "config.porch.kpt.dev/v1alpha1",
+                  kind: "PackageVariant",
+                  name: owners.get(r.packagePath),
+                  controller: true,
+                },
+              ],
+            }
+          : {}),
       },
       spec: {
         packageName: r.packageName,
@@ -98,6 +116,36 @@ export function toPackageRevisionList(rows: PackageRevisionInfo[], repoUrl: stri
       },
     })),
   };
+}
+
+/**
+ * The PackageVariant owning each package (annotation `porchlight.dev/package-variant` of its Kptfile
+ * on the default branch): package path → variant name. Reads nothing when `kptfiles` is empty.
+ */
+async function variantOwners(
+  port: ReturnType<typeof createRestPort>,
+  options: { repo: { owner: string; repo: string }; sha: string; kptfiles: ReadonlySet<string> },
+): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  if (options.kptfiles.size === 0) return owners;
+  const tree = await port.readTree({ repo: options.repo, sha: options.sha });
+  const entries = tree.entries.filter((e) => e.type === "blob" && options.kptfiles.has(e.path));
+  const blobs = await port.readBlobs({
+    repo: options.repo,
+    blobs: entries.map((e) => ({ sha: e.sha, size: e.size })),
+  });
+  for (const e of entries) {
+    let owner: unknown;
+    try {
+      owner = parse(Buffer.from(blobs.get(e.sha) ?? []).toString("utf8"))?.metadata?.annotations?.[
+        OWNER_ANNOTATION
+      ];
+    } catch {
+      continue;
+    }
+    if (typeof owner === "string") owners.set(e.path.replace(/\/?Kptfile$/, ""), owner);
+  }
+  return owners;
 }
 
 /** The command with injectable I/O; returns the exit code (0 ok, 1 GitHub/config error, 2 usage). */
@@ -174,9 +222,22 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
     const webBase = (
       io.env.GITHUB_API_URL ? new URL(io.env.GITHUB_API_URL).origin : "https://github.com"
     ).replace("://api.github.com", "://github.com");
+    const onDefaultBranch = new Set(refs.defaultBranchPaths);
+    const owners =
+      output === "yaml"
+        ? await variantOwners(port, {
+            repo,
+            sha: refs.defaultBranchSha,
+            kptfiles: new Set(
+              rows
+                .map((r) => (r.packagePath ? `${r.packagePath}/Kptfile` : "Kptfile"))
+                .filter((f) => onDefaultBranch.has(f)),
+            ),
+          })
+        : new Map<string, string>();
     io.stdout(
       output === "yaml"
-        ? stringify(toPackageRevisionList(rows, `${webBase}/${repo.owner}/${repo.repo}`))
+        ? stringify(toPackageRevisionList(rows, `${webBase}/${repo.owner}/${repo.repo}`, owners))
         : formatTable(rows),
     );
     return 0;

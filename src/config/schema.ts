@@ -73,6 +73,13 @@ export const repoConfigSchema = z.strictObject({
       injectors: z.string().default("package-variant-injectors/"),
     })
     .default({ directory: "package-variants/", injectors: "package-variant-injectors/" }),
+
+  /**
+   * Upgrade pull requests of this repository's downstream packages. `autoMerge` (default `false`:
+   * nothing is merged automatically): merge an upgrade pull request once `porchlight/render` passes
+   * on its head and the upgrade overrides no local edit.
+   */
+  upgrades: z.strictObject({ autoMerge: z.boolean().default(false) }).default({ autoMerge: false }),
 });
 
 /** What `.github/porchlight.yml` says, with the schema's defaults (`pushOnFailure` may be absent). */

@@ -347,6 +347,22 @@ export interface GitHubPort {
     body?: string;
     state?: "open" | "closed";
   }): Promise<void>;
+  /**
+   * Every pull request (open and closed, newest first) whose head is `branch` of `repo` itself
+   * (`GET pulls?state=all&head=<owner>:<branch>`, paginated).
+   */
+  listBranchPullRequests(options: { repo: RepoRef; branch: string }): Promise<PullRequestSummary[]>;
+  /**
+   * Merges a pull request (`PUT pulls/{n}/merge`) if its head is still `sha` (compare-and-swap): a head
+   * that moved, a pull request GitHub will not merge (conflicts, required checks, closed) is `refused`
+   * with GitHub's message, never thrown.
+   */
+  mergePullRequest(options: {
+    repo: RepoRef;
+    number: number;
+    sha: string;
+    method?: "merge" | "squash";
+  }): Promise<{ kind: "merged"; sha: string } | { kind: "refused"; message: string }>;
   /** Turns a pull request back into a GitHub draft (GraphQL `convertPullRequestToDraft`, by node id). */
   convertPullRequestToDraft(options: { nodeId: string }): Promise<void>;
   /** Comments of an issue or pull request (`GET issues/{n}/comments`, paginated, oldest first). */

@@ -18,7 +18,17 @@ export interface VariantRow {
   name: string;
   file: string;
   downstream: string;
-  state: "current" | "clone" | "upgrade" | "edit" | "held" | "invalid" | "failed" | "deleted" | "orphaned";
+  state:
+    | "current"
+    | "clone"
+    | "upgrade"
+    | "edit"
+    | "held"
+    | "rejected"
+    | "invalid"
+    | "failed"
+    | "deleted"
+    | "orphaned";
   message?: string;
   pull?: number | undefined;
   injections?: InjectionResult[];
@@ -30,6 +40,7 @@ const STATE_TEXT: Record<VariantRow["state"], string> = {
   upgrade: "⬆️ upgrade proposed",
   edit: "✏️ edit proposed",
   held: "✋ draft edited by hand, left alone",
+  rejected: "🚫 proposal rejected",
   invalid: "❌ invalid",
   failed: "❌ failed",
   deleted: "🗑️ removed: draft closed and deleted",
@@ -37,7 +48,11 @@ const STATE_TEXT: Record<VariantRow["state"], string> = {
 };
 
 /** The check output for a repository's variants. */
-export function variantsCheckOutput(rows: readonly VariantRow[], problems: readonly string[]): CheckOutput {
+export function variantsCheckOutput(
+  rows: readonly VariantRow[],
+  problems: readonly string[],
+  notes: readonly string[] = [],
+): CheckOutput {
   const bad = rows.filter((r) => r.state === "invalid" || r.state === "failed").length + problems.length;
   const lines = [
     "| variant | downstream | state | pull request |",
@@ -57,6 +72,7 @@ export function variantsCheckOutput(rows: readonly VariantRow[], problems: reado
     }
   }
   if (problems.length > 0) lines.push("", "### Problems", "", ...problems.map((p) => `- ${p}`));
+  if (notes.length > 0) lines.push("", "### Notes", "", ...notes.map((n) => `- ${n}`));
   return {
     title:
       bad > 0

@@ -243,15 +243,17 @@ export function generatedVariantName(set: string, pkg: string): string {
 }
 
 /**
- * The PackageVariants a set generates for `ownRepo` (`owner/name`), and the problems of targets it
- * cannot generate (another repository, selectors, expressions).
+ * The PackageVariants a set generates for `ownRepo` (`owner/name`), the problems of targets it cannot
+ * generate (selectors, expressions), and the other repositories it names (`elsewhere`, `owner/name`:
+ * a copy of the set committed there serves them).
  */
 export function expandVariantSet(
   set: PackageVariantSet,
   ownRepo: string,
-): { variants: PackageVariant[]; errors: string[] } {
+): { variants: PackageVariant[]; errors: string[]; elsewhere: string[] } {
   const variants: PackageVariant[] = [];
   const errors: string[] = [];
+  const elsewhere = new Set<string>();
   const upstreamPackage = set.spec.upstream?.package ?? "";
   (set.spec.targets ?? []).forEach((target, i) => {
     const where = `PackageVariantSet ${set.name}: spec.targets[${i}]`;
@@ -260,7 +262,10 @@ export function expandVariantSet(
       return;
     }
     for (const r of target.repositories ?? []) {
-      if (qualifyRepo(r.name, ownRepo) !== ownRepo.toLowerCase()) continue;
+      if (qualifyRepo(r.name, ownRepo) !== ownRepo.toLowerCase()) {
+        elsewhere.add(qualifyRepo(r.name, ownRepo));
+        continue;
+      }
       for (const pkg of r.packageNames?.length
         ? r.packageNames
         : [upstreamPackage.split("/").pop() ?? upstreamPackage]) {
@@ -282,5 +287,5 @@ export function expandVariantSet(
       }
     }
   });
-  return { variants, errors };
+  return { variants, errors, elsewhere: [...elsewhere].sort() };
 }

@@ -125,6 +125,11 @@ export function validateVariant(pv: PackageVariant, ownRepo: string): string[] {
     if (s.upstream.revision !== undefined && revisionNumber(s.upstream.revision) === undefined) {
       errs.push("spec.upstream.revision must name a published revision (2 or v2)");
     }
+    if (s.upstream.workspaceName) {
+      errs.push(
+        "spec.upstream.workspaceName is not supported: name a published revision (revision: 2), or none to follow the newest",
+      );
+    }
   }
   if (!s.downstream) errs.push("missing required field spec.downstream");
   else {

@@ -9,7 +9,7 @@
  *    - the mutations change the downstream → an edit;
  *    - a downstream the variant does not own is adopted only with `adoptionPolicy: adoptExisting`;
  *    and writes it to the draft `drafts/<package>/variant-<name>` with its pull request (a draft a
- *    person pushed to is left alone);
+ *    person pushed to is left alone; a pull request closed unmerged is not reopened for the same content);
  * 3. drafts of variants that are gone: `deletionPolicy: delete` closes their pull request and deletes
  *    their branch (published tags stay), `orphan` leaves them;
  * 4. reports every variant on the `porchlight/package-variants` check run of the default branch's head.
@@ -18,7 +18,7 @@ import path from "node:path/posix";
 import { parseAllDocuments } from "yaml";
 import type { RepoRef, TreeEntry } from "../github/port.js";
 import { formatDraftBranch, latestRevision, parseDraftBranch } from "../lifecycle/revisions/revisions.js";
-import { appCommitOf, sameFiles, writeDraft } from "../lifecycle/upstream/app-draft.js";
+import { appCommitOf, rejectedAt, sameFiles, writeDraft } from "../lifecycle/upstream/app-draft.js";
 import {
   computeUpgrade,
   downstreamStatus,
@@ -39,12 +39,17 @@ import {
 import { UPGRADE_CHECK_NAME } from "../report/upgrade.js";
 import { applyVariant, type Injectable, OWNER_ANNOTATION } from "./mutations.js";
 import {
+  PACKAGE_VARIANT_API_VERSION,
   type PackageVariant,
   parsePackageVariant,
   toValidVariant,
   type ValidVariant,
 } from "./package-variant.js";
-import { expandVariantSet, parsePackageVariantSet } from "./package-variant-set.js";
+import {
+  expandVariantSet,
+  PACKAGE_VARIANT_SET_API_VERSION,
+  parsePackageVariantSet,
+} from "./package-variant-set.js";
 
 /** The workspace prefix of a variant's draft (`drafts/<package>/variant-<name>`). */
 export const VARIANT_WORKSPACE_PREFIX = "variant-";
@@ -97,6 +102,7 @@ export async function reconcileVariants(
   const variantsDir = dirOf(deps.config.packageVariants.directory);
   const rows: VariantRow[] = [];
   const problems: string[] = [];
+  const notes: string[] = [];
 
   // 1. Variants and injectables.
   const variants: PackageVariant[] = [];
@@ -119,7 +125,13 @@ export async function reconcileVariants(
         const expanded = expandVariantSet(set, ownRepo);
         variants.push(...expanded.variants);
         problems.push(...expanded.errors.map((e) => `${item.file}: ${e}`));
+        if (expanded.elsewhere.length > 0) {
+          notes.push(
+            `${item.file}: PackageVariantSet ${set.name}: the targets in ${expanded.elsewhere.join(", ")} are reconciled by a copy of this set committed there (a variant never writes to another repository)`,
+          );
+        }
       }
+      if (!pv && !set) problems.push(notAVariant(item.file, item.data));
     } catch (err) {
       problems.push(err instanceof Error ? err.message : String(err));
     }
@@ -241,7 +253,7 @@ export async function reconcileVariants(
   }
 
   // 4. The report on the default branch's head.
-  const output = variantsCheckOutput(rows, problems);
+  const output = variantsCheckOutput(rows, problems, notes);
   const failed = problems.length > 0 || rows.some((r) => r.state === "invalid" || r.state === "failed");
   const id = `variants ${hashText(output.summary)}`;
   const runs = await port.listCheckRuns({ repo, sha: defaultSha, name: PACKAGE_VARIANTS_CHECK_NAME });
@@ -257,6 +269,16 @@ export async function reconcileVariants(
     });
   }
   return `${rows.length} variant(s)${problems.length ? `, ${problems.length} problem(s)` : ""}`;
+}
+
+/** The problem of a resource in the variants directory that porchlight does not reconcile. */
+function notAVariant(file: string, data: unknown): string {
+  const obj = (data ?? {}) as { apiVersion?: unknown; kind?: unknown };
+  const what =
+    typeof obj.kind === "string"
+      ? `${String(obj.apiVersion ?? "")} ${obj.kind}`.trim()
+      : "a document without kind";
+  return `${file}: ${what} is not reconciled: this directory holds ${PACKAGE_VARIANT_API_VERSION} PackageVariant and ${PACKAGE_VARIANT_SET_API_VERSION} PackageVariantSet resources`;
 }
 
 function hashText(text: string): string {
@@ -354,6 +376,13 @@ async function reconcileOne(options: {
         (await port.listCheckRuns({ repo, sha: head.sha, name: UPGRADE_CHECK_NAME })).length === 0
       ) {
         await postVariantCheck({ deps, repo, sha: head.sha, pv, action, overrides });
+      }
+      const rejected = pull ? undefined : await rejectedAt({ port, repo, branch, headSha: head.sha });
+      if (rejected !== undefined) {
+        row.state = "rejected";
+        row.message = `pull request #${rejected} was closed without merging; a change of the variant or of its upstream proposes again`;
+        row.pull = rejected;
+        return;
       }
       row.state = action;
       row.pull = pull?.number ?? (await openPull({ options, branch, action }));

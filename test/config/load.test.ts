@@ -14,6 +14,7 @@ describe("repository config", () => {
         convertFailingToDraft: true,
         enforceReadinessGates: true,
         packageVariants: { directory: "package-variants/", injectors: "package-variant-injectors/" },
+        upgrades: { autoMerge: false },
       },
     });
   });

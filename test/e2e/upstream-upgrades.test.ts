@@ -427,7 +427,66 @@ spec:
       ["base", "v5", "acme/deploy/south/app", "v4", "1", "south"],
       ["base", "v5", "acme/deploy/west/app", "v2", "3", "west"],
     ]);
+    // From the downstream side: the owning variant, as Porch's owner reference of the PackageRevision.
+    const yaml = await promisify(execFile)(
+      process.execPath,
+      [cli, "rpkg", "get", "--repo", "acme/deploy", "-o", "yaml"],
+      { env: { ...process.env, GITHUB_TOKEN: await gh.installationToken(), GITHUB_API_URL: gh.apiUrl } },
+    );
+    const owners = Object.fromEntries(
+      parse(yaml.stdout).items.map((i: Any) => [
+        `${i.spec.packageName}@${i.spec.workspaceName}`,
+        i.metadata.ownerReferences?.map((o: Any) => `${o.kind}/${o.name}`) ?? [],
+      ]),
+    );
+    expect(owners).toMatchObject({
+      "east/app@main": [],
+      "south/app@main": ["PackageVariant/south"],
+      "west/app@main": ["PackageVariant/west"],
+    });
   }, 60_000);
+
+  it("with upgrades.autoMerge, a rendered upgrade that overrides no local edit is merged and published", async () => {
+    const CACHE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: cache\n";
+    const cm = (size: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\ndata:\n  size: "${size}"\n`;
+    const { after } = await gh.pushFiles(
+      "acme",
+      "blueprints",
+      "main",
+      { "cache/Kptfile": CACHE, "cache/cm.yaml": cm("1Gi") },
+      "cache",
+    );
+    await gh.request("POST", "/repos/acme/blueprints/git/refs", { ref: "refs/tags/cache/v1", sha: after });
+    const dest = path.join(work, "auto");
+    await promisify(execFile)(
+      process.execPath,
+      [cli, "pkg", "get", `${gh.url}/acme/blueprints.git/cache@v1`, dest],
+      { env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } },
+    );
+    const files: Record<string, string> = {
+      ".github/porchlight.yml": "upgrades:\n  autoMerge: true\n",
+    };
+    for (const [file, content] of await readTree(dest)) files[`cache/${file}`] = content.toString("utf8");
+    await gh.createRepo("acme", "auto", files);
+    // The new repository is indexed by a default-branch push (a webhook); publish cache/v2 after it.
+    await gh.pushFiles("acme", "auto", "main", { "README.md": "# auto\n" }, "readme");
+    await gh.idle({ quietMs: 1500, timeoutMs: 60_000 });
+    const v2 = await gh.pushFiles("acme", "blueprints", "main", { "cache/cm.yaml": cm("2Gi") }, "cache v2");
+    await gh.request("POST", "/repos/acme/blueprints/git/refs", { ref: "refs/tags/cache/v2", sha: v2.after });
+    const tag = await scenario.waitFor(
+      async () =>
+        (await gh.request("GET", "/repos/acme/auto/tags")).data?.find((t: Any) => t.name === "cache/v1") ??
+        null,
+      { ...WAIT, message: "the merged upgrade published as cache/v1 of acme/auto" },
+    );
+    const pulls = (await gh.request("GET", "/repos/acme/auto/pulls?state=closed")).data;
+    expect(pulls.map((p: Any) => [p.head.ref, Boolean(p.merged_at)])).toEqual([
+      ["drafts/cache/upstream-upgrade", true],
+    ]);
+    const cmAtTag = parse(await gh.gitShow("acme", "auto", tag.commit.sha, "cache/cm.yaml"));
+    expect(cmAtTag.data.size).toBe("2Gi");
+  }, 180_000);
 
   it("made no request GitHub would refuse (request bodies valid, every webhook answered)", async () => {
     await gh.idle({ quietMs: 1500 });

@@ -176,6 +176,75 @@ describe("upgrade pull requests", () => {
     expect(s.deployRepo.read(s.deployRepo.heads.get(WEST)!, "west/app/README.md")).toBe("v3\n");
   });
 
+  it("a pull request closed without merging is not reopened for that revision; the next revision proposes again", async () => {
+    const s = await scenario();
+    publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    const first = openPulls(s.deployRepo).find((p) => p.head === EAST)!;
+    s.deployRepo.close(first.number);
+    for (let i = 0; i < 2; i++) {
+      const lines = await s.drain(s.job("org/deploy", { type: "downstream", package: "east/app" }));
+      expect(lines).toEqual(["upstream:downstream:org/deploy:east/app: east/app: rejected"]);
+    }
+    expect(openPulls(s.deployRepo).filter((p) => p.head === EAST)).toEqual([]);
+    publish(s.blueprints, "base/v3", { "base/README.md": "v3\n" });
+    const lines = await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    expect(lines).toContain("upstream:downstream:org/deploy:east/app: east/app: proposed");
+    const [second] = openPulls(s.deployRepo).filter((p) => p.head === EAST);
+    expect(second.number).not.toBe(first.number);
+    expect(s.inst.pullText("org/deploy", second.number).title).toBe(
+      "Upgrade east/app to base/v3 (org/blueprints)",
+    );
+  });
+
+  it("merges nothing unless upgrades.autoMerge asks; then only a rendered upgrade that overrides no local edit", async () => {
+    const s = await scenario();
+    /** porchlight/render's verdict on the head of `branch` (what the draft's render job posts). */
+    const rendered = (branch: string) =>
+      s.deployRepo.checkRuns.push({
+        id: s.deployRepo.nextId(),
+        name: "porchlight/render",
+        head_sha: s.deployRepo.heads.get(branch)!,
+        status: "completed",
+        conclusion: "success",
+      });
+    publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    rendered(EAST);
+    expect(await s.drain(s.job("org/deploy", { type: "draft", branch: EAST }))).toEqual([
+      `upstream:draft:org/deploy:${EAST}: east/app: current`,
+    ]);
+    expect([...s.deployRepo.pulls.values()].some((p) => p.merged)).toBe(false);
+
+    s.deployRepo.config = "upgrades:\n  autoMerge: true\n";
+    expect(await s.drain(s.job("org/deploy", { type: "draft", branch: WEST }))).toEqual([
+      `upstream:draft:org/deploy:${WEST}: west/app: current`,
+    ]);
+    expect(await s.drain(s.job("org/deploy", { type: "draft", branch: EAST }))).toEqual([
+      `upstream:draft:org/deploy:${EAST}: east/app: merged`,
+    ]);
+    const east = [...s.deployRepo.pulls.values()].find((p) => p.head === EAST)!;
+    expect(east.merged).toBe(true);
+    expect(s.others).toEqual([
+      {
+        kind: "publish",
+        installationId: 1,
+        repo: { owner: "org", repo: "deploy" },
+        number: east.number,
+        sameRepository: true,
+      },
+    ]);
+    // An upgrade that overrides a local edit always waits for a person, even rendered.
+    publish(s.blueprints, "base/v3", { "base/deploy.yaml": deploy("nginx:1.27", 2) });
+    s.deployRepo.heads.delete(EAST);
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    rendered(EAST);
+    expect(await s.drain(s.job("org/deploy", { type: "draft", branch: EAST }))).toEqual([
+      `upstream:draft:org/deploy:${EAST}: east/app: current`,
+    ]);
+    expect(openPulls(s.deployRepo).find((p) => p.head === EAST)?.merged).toBe(false);
+  });
+
   it("a merge that cannot be done opens no draft: a failed porchlight/upgrade run on the default branch head names the resource and field", async () => {
     const s = await scenario();
     // Locally, replicas became a map; upstream changes the number.
@@ -196,6 +265,41 @@ describe("upgrade pull requests", () => {
     expect(runs[0].output?.summary).toContain("spec.replicas");
     // West merged fine.
     expect(s.deployRepo.heads.has(WEST)).toBe(true);
+  });
+
+  it("a proposed upstream change lists its blast radius: each downstream, the edits it would override, the merges that would fail", async () => {
+    const s = await scenario();
+    // west: replicas became a map locally, so changing replicas upstream cannot be merged there.
+    const main = s.deployRepo.heads.get("main")!;
+    s.deployRepo.push({
+      branch: "main",
+      changes: {
+        "west/app/deploy.yaml": s.deployRepo
+          .read(main, "west/app/deploy.yaml")!
+          .replace("replicas: 1", "replicas:\n    min: 2"),
+      },
+    });
+    await s.drain(s.job("org/deploy", { type: "index" }));
+    const before = new Map(s.deployRepo.heads);
+    s.blueprints.push({
+      branch: "drafts/base/more",
+      changes: { "base/deploy.yaml": deploy("nginx:1.25", 4) },
+    });
+    const pull = s.blueprints.openPull("drafts/base/more");
+    const lines = await s.drain(s.job("org/blueprints", { type: "blast-radius", number: pull.number }));
+    expect(lines).toEqual([`upstream:blast-radius:org/blueprints#${pull.number}: 2 downstream(s) of base`]);
+    const [run] = s.blueprints.checkRuns.filter((r) => r.name === "porchlight/downstreams");
+    expect(run.head_sha).toBe(s.blueprints.heads.get("drafts/base/more"));
+    expect(run.conclusion).toBe("neutral");
+    expect(run.output?.title).toBe("1 downstream upgrade would fail");
+    expect(run.output?.summary).toContain("| `org/deploy/east/app` | `base/v1` | ⚠️ overrides 1 local edit |");
+    expect(run.output?.summary).toContain("- `deploy.yaml` Deployment/web `spec.replicas`: `3` → `4`");
+    expect(run.output?.summary).toMatch(
+      /\| `org\/deploy\/west\/app` \| `base\/v1` \| ❌ would fail: deploy\.yaml: Deployment web: field spec\.replicas /,
+    );
+    // A dry run: nothing was written to the downstream repository.
+    expect(new Map(s.deployRepo.heads)).toEqual(before);
+    expect(s.deployRepo.pulls.size).toBe(0);
   });
 
   it("the index follows pushes that change Kptfiles and is rebuilt by reconciliation after a restart", async () => {

@@ -22,8 +22,9 @@ describe("PackageVariantSet (v1alpha2)", () => {
         },
       ]),
     )!;
-    const { variants, errors } = expandVariantSet(parsed, "acme/deploy");
+    const { variants, errors, elsewhere } = expandVariantSet(parsed, "acme/deploy");
     expect(errors).toEqual([]);
+    expect(elsewhere).toEqual(["acme/other"]);
     expect(variants.map((v) => [v.name, v.spec.downstream])).toEqual([
       ["edge-east", { repo: "deploy", package: "east" }],
       ["edge-west", { repo: "deploy", package: "west" }],

@@ -234,6 +234,24 @@ injectors:
     expect([...s.blueprints.tags.keys()]).toEqual(["base/v1", "base/v2"]);
   });
 
+  it("a clone pull request closed without merging is not reopened until the variant changes", async () => {
+    const s = await scenario();
+    const spec = (region: string) =>
+      `upstream: {repo: blueprints, package: base}\ndownstream: {repo: deploy, package: east}\npackageContext: {data: {region: ${region}}}`;
+    await s.push({ "package-variants/east.yaml": variant("east", spec("a")) });
+    const [first] = s.pulls();
+    s.deployRepo.close(first.number);
+    const sha = await s.push({ "README.md": "# deploy, again\n" });
+    expect(s.pulls().filter((p) => p.state === "open")).toEqual([]);
+    expect(s.status(sha)[0].output?.summary).toContain(
+      `| \`east\` | \`east\` | 🚫 proposal rejected: pull request #${first.number} was closed without merging`,
+    );
+    await s.push({ "package-variants/east.yaml": variant("east", spec("b")) });
+    const open = s.pulls().filter((p) => p.state === "open");
+    expect(open).toHaveLength(1);
+    expect(open[0].number).not.toBe(first.number);
+  });
+
   it("reports an invalid variant on the check, naming the file and field", async () => {
     const s = await scenario();
     const sha = await s.push({
@@ -242,6 +260,12 @@ injectors:
         "upstream: {repo: blueprints, package: base, revision: latest}\ndownstream: {repo: other-org/x, package: p}",
       ),
       "package-variants/typo.yaml": variant("typo", "upstream: {repo: blueprints, packge: base}"),
+      "package-variants/ws.yaml": variant(
+        "ws",
+        "upstream: {repo: blueprints, package: base, workspaceName: main}\ndownstream: {repo: deploy, package: ws}",
+      ),
+      "package-variants/old-set.yaml":
+        "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariantSet\nmetadata:\n  name: old\n",
     });
     const [run] = s.status(sha);
     expect(run.conclusion).toBe("failure");
@@ -249,6 +273,10 @@ injectors:
       "spec.upstream.revision must name a published revision (2 or v2); spec.downstream.repo must be this repository (org/deploy)",
     );
     expect(run.output?.summary).toContain("package-variants/typo.yaml: PackageVariant typo: spec.upstream: ");
+    expect(run.output?.summary).toContain("spec.upstream.workspaceName is not supported");
+    expect(run.output?.summary).toContain(
+      "package-variants/old-set.yaml: config.porch.kpt.dev/v1alpha1 PackageVariantSet is not reconciled",
+    );
     expect(s.pulls()).toEqual([]);
   });
 });

@@ -8,6 +8,23 @@ const CONVERT_TO_DRAFT = `mutation porchlightConvertToDraft($id: ID!) {
   convertPullRequestToDraft(input: { pullRequestId: $id }) { pullRequest { isDraft } }
 }`;
 
+type ListedPull = Awaited<ReturnType<Octokit["rest"]["pulls"]["list"]>>["data"][number];
+
+function toSummary(p: ListedPull): PullRequestSummary {
+  return {
+    number: p.number,
+    nodeId: p.node_id,
+    state: p.state === "open" ? "open" : "closed",
+    merged: Boolean(p.merged_at),
+    mergeCommitSha: p.merged_at ? (p.merge_commit_sha ?? undefined) : undefined,
+    headRef: p.head.ref,
+    headSha: p.head.sha,
+    baseRef: p.base.ref,
+    draft: p.draft === true,
+    sameRepository: p.head.repo?.full_name !== undefined && p.head.repo.full_name === p.base.repo?.full_name,
+  };
+}
+
 /** The pull-request methods of the port. */
 export function pullOperations(
   octokit: Octokit,
@@ -18,6 +35,8 @@ export function pullOperations(
   | "createPullRequest"
   | "updatePullRequest"
   | "convertPullRequestToDraft"
+  | "mergePullRequest"
+  | "listBranchPullRequests"
 > {
   return {
     async listPullRequestFiles({ repo, number }) {
@@ -45,19 +64,19 @@ export function pullOperations(
         limit === undefined
           ? await call("pulls.list", () => octokit.paginate(octokit.rest.pulls.list, params))
           : (await call("pulls.list", () => octokit.rest.pulls.list(params))).data.slice(0, limit);
-      return pulls.map((p) => ({
-        number: p.number,
-        nodeId: p.node_id,
-        state: p.state === "open" ? "open" : "closed",
-        merged: Boolean(p.merged_at),
-        mergeCommitSha: p.merged_at ? (p.merge_commit_sha ?? undefined) : undefined,
-        headRef: p.head.ref,
-        headSha: p.head.sha,
-        baseRef: p.base.ref,
-        draft: p.draft === true,
-        sameRepository:
-          p.head.repo?.full_name !== undefined && p.head.repo.full_name === p.base.repo?.full_name,
-      }));
+      return pulls.map(toSummary);
+    },
+
+    async listBranchPullRequests({ repo, branch }): Promise<PullRequestSummary[]> {
+      const pulls = await call("pulls.list", () =>
+        octokit.paginate(octokit.rest.pulls.list, {
+          ...repo,
+          state: "all",
+          head: `${repo.owner}:${branch}`,
+          per_page: 100,
+        }),
+      );
+      return pulls.map(toSummary).filter((p) => p.sameRepository && p.headRef === branch);
     },
 
     async createPullRequest({ repo, head, base, title, body }) {
@@ -77,6 +96,20 @@ export function pullOperations(
           ...(state !== undefined ? { state } : {}),
         }),
       );
+    },
+
+    async mergePullRequest({ repo, number, sha, method }) {
+      try {
+        const { data } = await call("pulls.merge", () =>
+          octokit.rest.pulls.merge({ ...repo, pull_number: number, sha, merge_method: method ?? "merge" }),
+        );
+        return { kind: "merged", sha: data.sha };
+      } catch (error) {
+        // 405 not mergeable (checks, conflicts), 409 head moved, 422 closed or invalid.
+        if (error instanceof GitHubError && [405, 409, 422].includes(error.status ?? 0))
+          return { kind: "refused", message: error.message };
+        throw error;
+      }
     },
 
     async convertPullRequestToDraft({ nodeId }) {

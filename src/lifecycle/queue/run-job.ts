@@ -24,7 +24,8 @@ import { proposeRevision } from "../revisions/propose.js";
 import { publishRevision } from "../revisions/publish.js";
 import { normalizePrefix } from "../revisions/revisions.js";
 import { runUpstreamJob } from "../upstream/run-upstream-job.js";
-import { publishedJob, type UpstreamServices } from "../upstream/upstream-job.js";
+import { isUpgradeDraft } from "../upstream/upgrade-downstream.js";
+import { publishedJob, type UpstreamServices, upgradeDraftJob } from "../upstream/upstream-job.js";
 import type { Job, JobHandler, ReconcileJob, WorkQueue } from "./work-queue.js";
 import { jobKey } from "./work-queue.js";
 
@@ -171,6 +172,13 @@ async function runRepoJob(job: RepoJob, deps: JobRunnerDeps): Promise<string> {
         { repo, head: snapshot.branch, defaultBranch: snapshot.defaultBranch },
         lifecycle,
       );
+      // An upgrade draft that may merge itself: its upgrade job looks again now that the render is judged.
+      if (
+        deps.upstream &&
+        loaded.config.upgrades.autoMerge &&
+        isUpgradeDraft(snapshot.branch.name, loaded.config)
+      )
+        await deps.queue.enqueue(upgradeDraftJob(job, snapshot.branch.name));
       return `${outcome.kind} at ${snapshot.branch.sha.slice(0, 7)}`;
     }
     case "pull-request": {

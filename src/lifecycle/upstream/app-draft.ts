@@ -9,6 +9,7 @@
 import type { FileAddition, FileChanges, RepoRef } from "../../github/port.js";
 import type { FileTree } from "../../pkg/files.js";
 import { isRenderCommit, RENDERED_FROM } from "../../report/commit-message.js";
+import { RENDER_CHECK_NAME } from "../render/render-check.js";
 import { readPackageFiles, type UpstreamPort } from "./upstream-port.js";
 
 /** The changes that turn `before` into `after` below `dir` (repository-relative paths). */
@@ -115,4 +116,38 @@ export async function writeDraft(options: {
   return outcome.kind === "committed"
     ? { kind: "committed", sha: outcome.sha, created }
     : { kind: "superseded" };
+}
+
+/**
+ * The pull request of `branch` that was closed without merging while the branch was at `headSha`:
+ * a person rejected exactly this content (Porch's reject), so the app does not propose it again.
+ */
+export async function rejectedAt(options: {
+  port: UpstreamPort;
+  repo: RepoRef;
+  branch: string;
+  headSha: string;
+}): Promise<number | undefined> {
+  const pulls = await options.port.listBranchPullRequests({ repo: options.repo, branch: options.branch });
+  return pulls.find((p) => p.state === "closed" && !p.merged && p.headSha === options.headSha)?.number;
+}
+
+/**
+ * Whether `sha` carries this app's passing `porchlight/render` verdict (its newest run of that name is
+ * completed with `success`).
+ */
+export async function renderedGreen(options: {
+  port: UpstreamPort;
+  repo: RepoRef;
+  sha: string;
+  appId: number | undefined;
+}): Promise<boolean> {
+  const runs = (
+    await options.port.listCheckRuns({ repo: options.repo, sha: options.sha, name: RENDER_CHECK_NAME })
+  ).filter((r) => options.appId === undefined || r.appId === undefined || r.appId === options.appId);
+  const newest = runs.reduce<(typeof runs)[number] | undefined>(
+    (best, r) => (best === undefined || r.id > best.id ? r : best),
+    undefined,
+  );
+  return newest?.status === "completed" && newest.conclusion === "success";
 }

@@ -9,9 +9,12 @@
  *    failed `porchlight/upgrade` run on the default branch's head, and no draft;
  * 4. write it to the draft `drafts/<package>/upstream-upgrade` (one per downstream: a newer revision
  *    updates it, unless a person pushed to it — then a comment instead) and open or update its pull
- *    request; the draft is rendered like any other;
+ *    request (not again when a person closed it unmerged at this content); the draft is rendered like
+ *    any other;
  * 5. report the local edits the merge overrides: a `porchlight/upgrade` run on the app's commit and on
- *    its render (warnings at each field) and a list in the pull request body.
+ *    its render (warnings at each field) and a list in the pull request body;
+ * 6. with `upgrades.autoMerge` only: merge it once its head passed `porchlight/render` and it overrides
+ *    no local edit.
  */
 import path from "node:path/posix";
 import type { RepoRef } from "../../github/port.js";
@@ -39,8 +42,8 @@ import {
 import { OWNER_ANNOTATION } from "../../variants/mutations.js";
 import type { LifecycleDeps } from "../deps.js";
 import { upsertComment } from "../revisions/comments.js";
-import { formatDraftBranch, latestRevision } from "../revisions/revisions.js";
-import { appCommitOf, sameFiles, writeDraft } from "./app-draft.js";
+import { formatDraftBranch, latestRevision, parseDraftBranch } from "../revisions/revisions.js";
+import { appCommitOf, rejectedAt, renderedGreen, sameFiles, writeDraft } from "./app-draft.js";
 import { GitHubUpstreamFetcher, readPackageFiles, type UpstreamPort } from "./upstream-port.js";
 import {
   packageOfDirectory,
@@ -52,6 +55,11 @@ import {
 
 /** The workspace of upgrade drafts (never a revision `v<N>`). */
 export const UPGRADE_WORKSPACE = "upstream-upgrade";
+
+/** Whether `branch` is an upgrade draft (`drafts/<package>/upstream-upgrade` under the configured prefix). */
+export function isUpgradeDraft(branch: string, config: { draftBranchPrefix: string }): boolean {
+  return parseDraftBranch(branch, { draftPrefix: config.draftBranchPrefix })?.workspace === UPGRADE_WORKSPACE;
+}
 
 /** What the upstream use-cases need beyond {@link LifecycleDeps}. */
 export interface UpstreamDeps extends Omit<LifecycleDeps, "port"> {
@@ -67,6 +75,7 @@ export type UpgradeOutcome =
   | { kind: "not-downstream" | "not-on-revision" | "up-to-date" | "no-revision" | "owned-by-variant" }
   | { kind: "failed"; message: string }
   | { kind: "held"; to: number }
+  | { kind: "rejected" | "merged"; to: number; pull: number }
   | { kind: "proposed" | "updated" | "current"; to: number; pull: number | undefined; overrides: number };
 
 /** The computed upgrade of a package (nothing written yet). */
@@ -299,8 +308,20 @@ export async function upgradeDownstream(
         const runs = await port.listCheckRuns({ repo, sha: head.sha, name: UPGRADE_CHECK_NAME });
         if (runs.length === 0) await postUpgradeCheck({ deps, repo, sha: head.sha, state });
       }
+      if (!pull) {
+        const rejected = await rejectedAt({ port, repo, branch, headSha: head.sha });
+        if (rejected !== undefined) return { kind: "rejected", to, pull: rejected };
+      }
       const number =
         pull?.number ?? (await openPull({ deps, repo, branch, base: input.defaultBranch, upgrade, state }));
+      if (
+        deps.config.upgrades.autoMerge &&
+        upgrade.overrides.length === 0 &&
+        !pull?.draft &&
+        (await autoMerge({ deps, repo, number, headSha: head.sha }))
+      ) {
+        return { kind: "merged", to, pull: number };
+      }
       return { kind: "current", to, pull: number, overrides: upgrade.overrides.length };
     }
   }
@@ -330,6 +351,35 @@ export async function upgradeDownstream(
   }
   const number = await openPull({ deps, repo, branch, base: input.defaultBranch, upgrade, state });
   return { kind: "proposed", to, pull: number, overrides: upgrade.overrides.length };
+}
+
+/**
+ * `upgrades.autoMerge`: merges the upgrade pull request when its head (`headSha`, the rendered draft)
+ * passed `porchlight/render`, then publishes it (the publish job, as the merge's webhook would ask).
+ */
+async function autoMerge(options: {
+  deps: UpstreamDeps;
+  repo: RepoRef;
+  number: number;
+  headSha: string;
+}): Promise<boolean> {
+  const { deps, repo, number, headSha } = options;
+  if (!(await renderedGreen({ port: deps.port, repo, sha: headSha, appId: deps.appId }))) return false;
+  const merged = await deps.port.mergePullRequest({ repo, number, sha: headSha });
+  if (merged.kind === "refused") {
+    deps.log.info(
+      `upgrade pull request #${number} of ${repo.owner}/${repo.repo} not merged: ${merged.message}`,
+    );
+    return false;
+  }
+  await deps.queue.enqueue({
+    kind: "publish",
+    installationId: deps.installationId,
+    repo,
+    number,
+    sameRepository: true,
+  });
+  return true;
 }
 
 async function openPull(options: {

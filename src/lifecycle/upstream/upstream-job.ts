@@ -61,6 +61,19 @@ export function publishedJob(from: { installationId: number; repo: RepoRef }, pk
   };
 }
 
+/** The job that looks at the app draft `branch` of `from`'s repository again (its report, auto-merge). */
+export function upgradeDraftJob(
+  from: { installationId: number; repo: RepoRef },
+  branch: string,
+): UpstreamJob {
+  return {
+    kind: "upstream",
+    installationId: from.installationId,
+    repo: from.repo,
+    task: { type: "draft", branch },
+  };
+}
+
 /** What the upstream jobs need from the app (beyond a job's lifecycle dependencies). */
 export interface UpstreamServices {
   index: DownstreamIndex;

@@ -46,6 +46,8 @@ export class MemoryInstallation {
       "listCheckRuns",
       "listPullRequestFiles",
       "listPullRequests",
+      "listBranchPullRequests",
+      "mergePullRequest",
       "createPullRequest",
       "updatePullRequest",
       "listComments",

@@ -173,6 +173,18 @@ export function memoryPort(fake: FakeRepo, hooks: { beforeCommit?: () => void } 
       [...fake.pulls.values()]
         .filter((p) => (state === "all" || p.state === state) && (!base || p.base === base))
         .map((p) => summary(fake, p)),
+    listBranchPullRequests: async ({ branch }) =>
+      [...fake.pulls.values()]
+        .filter((p) => p.head === branch)
+        .reverse()
+        .map((p) => summary(fake, p)),
+    async mergePullRequest({ number, sha }) {
+      const pull = fake.pulls.get(number);
+      if (pull?.state !== "open") return { kind: "refused", message: "Pull Request is not mergeable" };
+      if (fake.heads.get(pull.head) !== sha)
+        return { kind: "refused", message: "Head branch was modified. Review and try the merge again." };
+      return { kind: "merged", sha: fake.merge(number) };
+    },
     async createPullRequest({ head, base }) {
       const pull = fake.openPull(head);
       pull.base = base;

@@ -74,6 +74,9 @@ export function upstreamHarness() {
     return runUpstreamJob(job, { lifecycle, snapshot, services });
   }
 
+  /** Jobs of other kinds the upstream jobs enqueued (not run here), oldest first. */
+  const others: Job[] = [];
+
   /** Runs the given jobs and every upstream job they enqueue; returns `key: outcome` lines. */
   async function drain(...jobs: UpstreamJob[]): Promise<string[]> {
     queue.jobs.push(...jobs);
@@ -81,7 +84,10 @@ export function upstreamHarness() {
     for (let n = 0; queue.jobs.length > 0; n++) {
       if (n > 200) throw new Error("upstream jobs do not settle");
       const job = queue.jobs.shift()!;
-      if (job.kind !== "upstream") continue;
+      if (job.kind !== "upstream") {
+        others.push(job);
+        continue;
+      }
       lines.push(`${upstreamJobKey(job)}: ${await run(job)}`);
     }
     return lines;
@@ -111,5 +117,5 @@ export function upstreamHarness() {
     );
   }
 
-  return { inst, queue, services, run, drain, job, clone };
+  return { inst, queue, services, run, drain, job, clone, others };
 }
