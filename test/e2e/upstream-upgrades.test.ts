@@ -464,22 +464,25 @@ spec:
       [cli, "pkg", "get", `${gh.url}/acme/blueprints.git/cache@v1`, dest],
       { env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } },
     );
-    const files: Record<string, string> = {
-      ".github/porchlight.yml": "upgrades:\n  autoMerge: true\n",
-    };
+    await gh.createRepo("acme", "auto", { ".github/porchlight.yml": "upgrades:\n  autoMerge: true\n" });
+    // The clone is committed and pushed: the push indexes it as a downstream of cache.
+    const files: Record<string, string> = {};
     for (const [file, content] of await readTree(dest)) files[`cache/${file}`] = content.toString("utf8");
-    await gh.createRepo("acme", "auto", files);
-    // The new repository is indexed by a default-branch push (a webhook); publish cache/v2 after it.
-    await gh.pushFiles("acme", "auto", "main", { "README.md": "# auto\n" }, "readme");
+    await gh.pushFiles("acme", "auto", "main", files, "cache from blueprints cache/v1");
     await gh.idle({ quietMs: 1500, timeoutMs: 60_000 });
     const v2 = await gh.pushFiles("acme", "blueprints", "main", { "cache/cm.yaml": cm("2Gi") }, "cache v2");
     await gh.request("POST", "/repos/acme/blueprints/git/refs", { ref: "refs/tags/cache/v2", sha: v2.after });
-    const tag = await scenario.waitFor(
-      async () =>
-        (await gh.request("GET", "/repos/acme/auto/tags")).data?.find((t: Any) => t.name === "cache/v1") ??
-        null,
-      { ...WAIT, message: "the merged upgrade published as cache/v1 of acme/auto" },
-    );
+    const tag = await scenario
+      .waitFor(
+        async () =>
+          (await gh.request("GET", "/repos/acme/auto/tags")).data?.find((t: Any) => t.name === "cache/v1") ??
+          null,
+        { ...WAIT, message: "the merged upgrade published as cache/v1 of acme/auto" },
+      )
+      .catch((e: Error) => {
+        console.log(app.logs.filter((l: string) => l.includes("auto") || l.includes("cache")).join("\n"));
+        throw e;
+      });
     const pulls = (await gh.request("GET", "/repos/acme/auto/pulls?state=closed")).data;
     expect(pulls.map((p: Any) => [p.head.ref, Boolean(p.merged_at)])).toEqual([
       ["drafts/cache/upstream-upgrade", true],
