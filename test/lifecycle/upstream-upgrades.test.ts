@@ -6,11 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { reconcileRepository } from "../../src/lifecycle/queue/reconcile.js";
 import { parseDraftBranch } from "../../src/lifecycle/revisions/revisions.js";
 import { MemoryDownstreamIndex } from "../../src/lifecycle/upstream/downstream-index.js";
 import { UPGRADE_HELD_MARKER } from "../../src/report/upgrade.js";
 import type { FakeRepo } from "./support/fake-repo.js";
-import { upstreamHarness } from "./support/upstream-harness.js";
+import { RecordingQueue, upstreamHarness } from "./support/upstream-harness.js";
 
 const KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
@@ -323,6 +324,23 @@ describe("upgrade pull requests", () => {
       "upstream:index:org/deploy: 1 downstream package(s), 1 behind",
       "upstream:downstream:org/deploy:east/app: east/app: proposed",
     ]);
+  });
+
+  it("every reconciliation pass gives each repository its index job (how the index is rebuilt)", async () => {
+    const s = await scenario();
+    const queue = new RecordingQueue();
+    const repo = { owner: "org", repo: "deploy" };
+    await reconcileRepository({
+      installationId: 1,
+      repo,
+      deps: {
+        portFor: async () => s.inst.port,
+        queue,
+        log: s.services.log,
+        lease: { holder: "test", leaseMs: 60_000 },
+      },
+    });
+    expect(queue.jobs).toContainEqual({ kind: "upstream", installationId: 1, repo, task: { type: "index" } });
   });
 
   it("an upstream outside the installation (a public repository) is checked on each reconciliation pass", async () => {
