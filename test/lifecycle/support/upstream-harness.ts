@@ -63,7 +63,7 @@ export function upstreamHarness() {
     if (!loaded.ok) throw new Error(loaded.message);
     const lifecycle: LifecycleDeps = {
       port: inst.port,
-      engine: { renderPackage, runtime },
+      engine: { render: (request) => renderPackage({ ...request, runtime }) },
       log: quiet,
       config: loaded.config,
       lease: { holder: "test", leaseMs: 60_000 },
