@@ -9,10 +9,12 @@ import { existsSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { destinationFor, PackageRefError, parsePackageRef } from "../pkg/args.js";
+import { destinationFor, isRelativeRepoPath, PackageRefError, parsePackageRef } from "../pkg/args.js";
 import { readTree, writeTreeChanges } from "../pkg/disk.js";
+import { type FileTree, KPTFILE } from "../pkg/files.js";
 import { getPackage } from "../pkg/get.js";
 import { GitFetcher } from "../pkg/git-fetcher.js";
+import { parseKptfile } from "../pkg/kptfile.js";
 import { defaultMergeSchemas } from "../pkg/merge3/default-schemas.js";
 import { UpdateError, updatePackage } from "../pkg/update.js";
 
@@ -76,7 +78,7 @@ export async function runGet(argv: string[], io: PkgIo = defaultIo()): Promise<n
   }
   const fetcher = new GitFetcher({ warn: (m) => io.stderr(`${m}\n`) });
   try {
-    const ref = parsePackageRef(positionals[0], gitTopLevel);
+    const ref = parsePackageRef(positionals[0], gitTopLevel, io.cwd);
     const dest = destinationFor(path.resolve(io.cwd, positionals[1] ?? "."), ref);
     if (existsSync(dest))
       throw new PackageRefError(`destination directory ${JSON.stringify(dest)} already exists`);
@@ -97,6 +99,34 @@ export async function runGet(argv: string[], io: PkgIo = defaultIo()): Promise<n
   } finally {
     await fetcher.close();
   }
+}
+
+/**
+ * The first Kptfile of `tree` whose `upstream` or `upstreamLock` names its repository by a relative
+ * path, as an error naming the file (`shown(file)`) and the field; undefined when there is none.
+ * git would read such a path from the directory the update runs in (kpt never reads one).
+ */
+function relativeUpstream(tree: FileTree, shown: (file: string) => string): string | undefined {
+  for (const [file, content] of tree) {
+    if (file !== KPTFILE && !file.endsWith(`/${KPTFILE}`)) continue;
+    let kf: ReturnType<typeof parseKptfile>["kptfile"];
+    try {
+      kf = parseKptfile(file, content).kptfile;
+    } catch {
+      continue; // the update reports a Kptfile it cannot read
+    }
+    for (const [field, repo] of [
+      ["upstream.git.repo", kf.upstream?.git?.repo],
+      ["upstreamLock.git.repo", kf.upstreamLock?.git?.repo],
+    ] as const) {
+      if (repo !== undefined && isRelativeRepoPath(repo))
+        return (
+          `${shown(file)}: ${field} ${JSON.stringify(repo)} is a relative path, which resolves only from the ` +
+          `directory the command runs in: set it to the repository's URL or absolute path`
+        );
+    }
+  }
+  return undefined;
 }
 
 /** `porchlight pkg update`. Resolves to the exit code. */
@@ -129,8 +159,13 @@ export async function runUpdate(argv: string[], io: PkgIo = defaultIo()): Promis
     io.stderr(`Error: ${JSON.stringify(parts[0])} is not a package directory\n`);
     return 1;
   }
-  const fetcher = new GitFetcher({ warn: (m) => io.stderr(`${m}\n`) });
   const before = await readTree(pkgDir);
+  const relative = relativeUpstream(before, (file) => path.relative(io.cwd, path.join(pkgDir, file)));
+  if (relative) {
+    io.stderr(`Error: ${relative}\n`);
+    return 1;
+  }
+  const fetcher = new GitFetcher({ warn: (m) => io.stderr(`${m}\n`) });
   try {
     const result = await updatePackage({
       files: before,

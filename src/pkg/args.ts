@@ -1,7 +1,10 @@
 /**
  * kpt's reading of a package reference `REPO_URI[.git]/PKG_PATH[@VERSION]` (`parse.GitParseArgs`):
  * the repository ends at `.git`; GitHub web URLs (`https://github.com/org/repo/path`) need no
- * `.git`. porchlight also accepts a local directory inside a git checkout (`../blueprints/base@v2`).
+ * `.git`. porchlight also accepts a directory inside a local git checkout (`/src/blueprints/base@v2`).
+ * A repository named by a relative path is refused: the Kptfile records the repository as given, and
+ * git would read a relative one from whatever directory a later `pkg update` runs in (kpt reads it
+ * from its cache directory, so it never works there).
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -28,6 +31,26 @@ const GIT_SUFFIX = /\.git($|\/)/;
 function clean(dir: string): string {
   const c = path.posix.normalize(dir.startsWith("/") ? dir : `/${dir}`);
   return c.length > 1 ? c.replace(/\/+$/, "") : c;
+}
+
+/**
+ * Whether git reads `repo` as a path relative to the directory it runs in: not a URL (`scheme://`),
+ * not scp-like (`[user@]host:path`, a colon before any slash), not absolute, not empty.
+ */
+export function isRelativeRepoPath(repo: string): boolean {
+  if (repo === "" || repo.includes("://")) return false;
+  const colon = repo.indexOf(":");
+  if (colon > 0 && !repo.slice(0, colon).includes("/")) return false;
+  return !path.isAbsolute(repo);
+}
+
+/** The refusal of a relative repository path `given` in `arg`, suggesting `absolute` instead. */
+function relativeRepoError(given: string, suggestion: string): PackageRefError {
+  return new PackageRefError(
+    `repository ${JSON.stringify(given)} is a relative path: the Kptfile records the repository as given, ` +
+      `and a relative path only resolves from the directory the command runs in; ` +
+      `give a URL or an absolute path, e.g. ${suggestion}`,
+  );
 }
 
 /** kpt's `parse.URL`: splits at the first `.git` followed by `/` or the end. */
@@ -65,18 +88,30 @@ function fromGitHubUrl(url: string): string {
 
 /**
  * Parses a package reference. `gitTopLevel` finds the checkout holding a local directory (for
- * references to local paths without `.git`). Throws {@link PackageRefError} with kpt's wording.
+ * references to local paths without `.git`); relative local paths are read from `cwd` (default:
+ * the process's) only to suggest their absolute form. Throws {@link PackageRefError} with kpt's
+ * wording, or naming the relative repository path it refuses.
  */
-export function parsePackageRef(arg: string, gitTopLevel?: (dir: string) => string | undefined): PackageRef {
-  if (GIT_SUFFIX.test(arg)) return fromGitUrl(arg);
+export function parsePackageRef(
+  arg: string,
+  gitTopLevel?: (dir: string) => string | undefined,
+  cwd: string = process.cwd(),
+): PackageRef {
+  if (GIT_SUFFIX.test(arg)) {
+    const parsed = fromGitUrl(arg);
+    if (isRelativeRepoPath(parsed.repo))
+      throw relativeRepoError(parsed.repo, path.resolve(cwd, parsed.repo) + arg.slice(parsed.repo.length));
+    return parsed;
+  }
   const at = arg.lastIndexOf("@");
   const uri = at >= 0 ? arg.slice(0, at) : arg;
   const ref = at >= 0 ? arg.slice(at + 1) : undefined;
-  if (!uri.includes("://") && gitTopLevel && existsSync(uri) && statSync(uri).isDirectory()) {
-    const abs = path.resolve(uri);
-    const top = gitTopLevel(abs);
+  const local = path.resolve(cwd, uri);
+  if (!uri.includes("://") && gitTopLevel && existsSync(local) && statSync(local).isDirectory()) {
+    const top = gitTopLevel(local);
+    if (top && !path.isAbsolute(uri)) throw relativeRepoError(uri, local + arg.slice(uri.length));
     if (top) {
-      const rel = path.relative(top, abs).split(path.sep).join("/");
+      const rel = path.relative(top, local).split(path.sep).join("/");
       return { repo: top, directory: clean(rel), ref: ref || undefined };
     }
   }

@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { isRelativeRepoPath } from "./args.js";
 import type { FileTree } from "./files.js";
 import type { FetchedPackage, UpstreamFetcher, UpstreamSpec } from "./update.js";
 
@@ -92,8 +93,17 @@ export class GitFetcher implements UpstreamFetcher {
     return dir;
   }
 
+  /** Refuses a repository git would read relative to the current directory. Throws {@link GitError}. */
+  private checkUrl(url: string): void {
+    if (isRelativeRepoPath(url))
+      throw new GitError(
+        `repository ${JSON.stringify(url)} is a relative path: give a URL or an absolute path`,
+      );
+  }
+
   /** The remote's branches and tags (`git ls-remote --heads --tags --refs`). */
   async remoteRefs(url: string): Promise<RemoteRefs> {
+    this.checkUrl(url);
     const cached = this.refs.get(url);
     if (cached) return cached;
     const out = await this.git(["ls-remote", "--heads", "--tags", "--refs", url]);
@@ -109,6 +119,7 @@ export class GitFetcher implements UpstreamFetcher {
 
   /** The remote's default branch (`git ls-remote --symref <url> HEAD`). */
   async defaultBranch(url: string): Promise<string> {
+    this.checkUrl(url);
     const out = await this.git(["ls-remote", "--symref", url, "HEAD"]);
     const m = /ref: refs\/heads\/(\S+)\s+HEAD/.exec(out);
     if (!m) throw new GitError(`unable to detect default branch in repo ${JSON.stringify(url)}`);

@@ -141,6 +141,68 @@ info:
   });
 });
 
+describe("a local upstream repository is recorded the same way from anywhere", () => {
+  const at = (cwd: string) => ({ ...io(), cwd });
+
+  it("refuses relative repository paths (kpt reads none), records absolute ones alike, and updates from any directory", async () => {
+    const { dir } = upstreamRepo();
+    const w = path.join(work, "w");
+    mkdirSync(w);
+    const rel = path.relative(w, dir); // ../blueprints
+
+    // Both relative forms are refused with the same message, naming the absolute form to use.
+    expect(await runGet([`${rel}/base@base/v1`, "a"], at(w))).toBe(1);
+    expect(out.stderr).toContain(`repository "${rel}/base" is a relative path`);
+    expect(out.stderr).toContain(`e.g. ${dir}/base@base/v1`);
+    expect(await runGet([`${rel}.git/base@base/v1`, "b"], at(w))).toBe(1);
+    expect(out.stderr).toContain(`repository "${rel}" is a relative path`);
+    expect(out.stderr).toContain(`e.g. ${dir}.git/base@base/v1`);
+    expect(existsSync(path.join(w, "a")) || existsSync(path.join(w, "b"))).toBe(false);
+
+    // The absolute forms (a checkout's directory, or kpt's REPO.git/DIR) record the same upstream.
+    expect(await runGet([`${dir}/base@base/v1`, "a"], at(w))).toBe(0);
+    expect(await runGet([`${dir}.git/base@base/v1`, "b"], at(w))).toBe(0);
+    const upstreamOf = (pkg: string) =>
+      readFileSync(path.join(w, pkg, "Kptfile"), "utf8").replace(/^metadata:\n {2}name: \w+\n/m, "");
+    expect(upstreamOf("a")).toContain(`  git:\n    repo: ${dir}\n    directory: /base\n`);
+    expect(upstreamOf("b")).toBe(upstreamOf("a"));
+
+    writeFiles(dir, { "base/README.md": "v2\n" });
+    commitAndTag(dir, "base/v2");
+    // From inside the package and from its parent alike.
+    expect(await runUpdate([".@v2"], at(path.join(w, "b")))).toBe(0);
+    expect(await runUpdate(["a@v2"], at(w))).toBe(0);
+    for (const pkg of ["a", "b"]) expect(readFileSync(path.join(w, pkg, "README.md"), "utf8")).toBe("v2\n");
+  });
+
+  it("pkg update refuses a Kptfile that names its upstream by a relative path, wherever it runs", async () => {
+    const { dir } = upstreamRepo();
+    const w = path.join(work, "w");
+    mkdirSync(w);
+    expect(await runGet([`${dir}.git/base@base/v1`, "b"], at(w))).toBe(0);
+    const kptfile = path.join(w, "b", "Kptfile");
+    // As an older porchlight wrote it: relative to the directory of the get.
+    writeFiles(w, {
+      "b/Kptfile": readFileSync(kptfile, "utf8").replaceAll(`repo: ${dir}`, "repo: ../blueprints"),
+    });
+    const before = readFileSync(kptfile, "utf8");
+    out.stderr = "";
+    expect(await runUpdate(["b@v1"], at(w))).toBe(1);
+    expect(out.stderr).toBe(
+      'Error: b/Kptfile: upstream.git.repo "../blueprints" is a relative path, which resolves only from the ' +
+        "directory the command runs in: set it to the repository's URL or absolute path\n",
+    );
+    expect(await runUpdate([".@v1"], at(path.join(w, "b")))).toBe(1);
+    expect(out.stderr).toContain('Error: Kptfile: upstream.git.repo "../blueprints" is a relative path');
+    expect(readFileSync(kptfile, "utf8")).toBe(before);
+    const fetcher = new GitFetcher();
+    await expect(fetcher.fetch({ repo: "../blueprints", directory: "/base", ref: "v1" })).rejects.toThrow(
+      'repository "../blueprints" is a relative path',
+    );
+    await fetcher.close();
+  });
+});
+
 describe("GitFetcher", () => {
   it("prefers the package's own tag, reads only the package directory and skips symlinks", async () => {
     const dir = path.join(work, "repo");
