@@ -5,7 +5,7 @@
  * version or a plain tag, and is a semver constraint otherwise (kpt resolves those against the
  * registry's tags); without a tag or digest, `:latest` is added.
  */
-import semver from "semver";
+import { createRequire } from "node:module";
 
 /** kpt's default function registry for short image names. */
 export const DEFAULT_REGISTRY = "ghcr.io/kptdev/krm-functions-catalog";
@@ -62,6 +62,13 @@ const TAG = /^[\w][\w.-]{0,127}$/;
 const TAG_RULE =
   "must start with an alphanumeric character or underscore, followed by at most 127 alphanumeric characters, underscores, periods, or dashes";
 
+let semver: typeof import("semver") | undefined;
+/** node-semver, loaded when a tag is not a plain version (synchronously: it is CommonJS). */
+function semverModule(): typeof import("semver") {
+  semver ??= createRequire(import.meta.url)("semver") as typeof import("semver");
+  return semver;
+}
+
 /** What a step's `tag` is, as kpt's tag resolution reads it. */
 export type TagKind = "version" | "constraint" | "literal";
 
@@ -73,7 +80,7 @@ export type TagKind = "version" | "constraint" | "literal";
 export function classifyTag(tag: string): TagKind {
   if (VERSION.test(tag)) return "version";
   // Masterminds separates AND-ed comparators with commas; node-semver with spaces.
-  if (semver.validRange(tag.replace(/,/g, " "), { loose: true }) !== null) return "constraint";
+  if (semverModule().validRange(tag.replace(/,/g, " "), { loose: true }) !== null) return "constraint";
   if (TAG.test(tag)) return "literal";
   throw new Error(`\`function.tag\` ${JSON.stringify(tag)} must be a valid image tag: ${TAG_RULE}`);
 }

@@ -21,9 +21,10 @@ import type { Entry } from "./entries.js";
 import { KptError } from "./errors.js";
 import { validatePipeline } from "./function-config.js";
 import { Hydration } from "./hydrate.js";
+import { decodeKptfileData } from "./kptfile/check.js";
 import { mergeRenderedCondition } from "./kptfile/conditions.js";
 import { KptfileError, readKptfile, toPlain } from "./kptfile/read.js";
-import { type Kptfile, kptfileSchema } from "./kptfile/schema.js";
+import type { Kptfile } from "./kptfile/schema.js";
 import { writeKptfileWithStatus } from "./kptfile/write.js";
 import { composeFiles, outputResources } from "./output.js";
 import { keepUnchangedRootKptfile } from "./render-status-diff.js";
@@ -234,7 +235,7 @@ function store(
       const left = clone.getIn(["metadata", "annotations"]) as { items?: unknown[] } | undefined;
       if (root.createdAnnotations && left?.items?.length === 0) clone.deleteIn(["metadata", "annotations"]);
     }
-    const parsed = kptfileSchema.safeParse(toPlain(clone.contents));
+    const parsed = decodeKptfileData(toPlain(clone.contents));
     if (parsed.success) kptfile = parsed.data;
   }
   const status = keepConditions(withStatus.status, kptfile);

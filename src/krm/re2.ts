@@ -8,7 +8,15 @@
  * Positions are UTF-16 code-unit offsets into the JavaScript string (Go's are byte offsets); a match
  * never splits a surrogate pair.
  */
-import { RE2JS, RE2JSException } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
+
+let re2js: typeof import("re2js") | undefined;
+/** The re2js module, loaded on the first compile (synchronously: it ships CommonJS) — most renders compile none. */
+function re2jsModule(): typeof import("re2js") {
+  re2js ??= createRequire(import.meta.url)("re2js") as typeof import("re2js");
+  return re2js;
+}
 
 /**
  * A pattern that does not compile. `message` is Go's (`error parsing regexp: missing closing ): \`(a\``),
@@ -74,6 +82,7 @@ const cache = new Map<string, Re2>();
 export function compileRe2(pattern: string): Re2 {
   const hit = cache.get(pattern);
   if (hit) return hit;
+  const { RE2JS, RE2JSException } = re2jsModule();
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(pattern);

@@ -1,11 +1,13 @@
 /**
  * Reading a Kptfile like kpt's `pkg.Kptfile()`: YAML syntax, the `kpt.dev/v1` version check (old
- * `v1alpha1`/`v1alpha2` schemas get kpt's migration message) and strict decoding with zod.
+ * `v1alpha1`/`v1alpha2` schemas get kpt's migration message) and strict decoding (`./check.ts`: a
+ * hand check, zod for the errors).
  */
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { YamlSyntaxError } from "../../krm/yaml-errors.js";
 import { parseYamlFile } from "../../krm/yaml-io.js";
-import { goTypeName, type Kptfile, kptfileSchema } from "./schema.js";
+import { decodeKptfileData } from "./check.js";
+import { goTypeName, type Kptfile } from "./schema.js";
 
 /**
  * A Kptfile that cannot be read (kpt's `KptfileError`). `detail` is the cause (Go-worded, e.g.
@@ -98,7 +100,7 @@ function decodeKptfile(file: string, doc: Document, text: string): Kptfile {
       version: gvk,
     });
   }
-  const parsed = kptfileSchema.safeParse(obj);
+  const parsed = decodeKptfileData(obj);
   if (parsed.success) return parsed.data;
   const lines = new LineCounter();
   const located = parseDocument(text, { lineCounter: lines });
