@@ -91,9 +91,12 @@ class SetterApplier {
     if (pattern === "" || !this.shouldSet(pattern)) return;
     let value = pattern;
     for (const [name, v] of this.setters) value = value.split(`\${${name}}`).join(v);
-    const current = node.value === null || node.value === undefined ? "" : String(node.value);
-    for (const [name, v] of currentValues(pattern, current, this.setters))
-      value = value.split(`\${${name}}`).join(v);
+    // Setters not given are read back from the current value (only needed when some are left).
+    if (value.includes("${")) {
+      const current = node.value === null || node.value === undefined ? "" : String(node.value);
+      for (const [name, v] of currentValues(pattern, current, this.setters))
+        value = value.split(`\${${name}}`).join(v);
+    }
     const unresolved = refsIn(value);
     if (unresolved.length > 0)
       throw new SetterError(`values for setters ${goList(unresolved)} must be provided`);
