@@ -22,8 +22,8 @@ export interface FunctionRef {
 export interface FunctionRunRequest {
   fn: FunctionRef;
   /**
-   * The ResourceList given to the function. It belongs to this run (the engine passes clones of its
-   * resources), so a runtime may let a function edit it in place.
+   * The ResourceList given to the function. A runtime may let a function edit it in place (the engine
+   * passes its working resources to a mutator, or clones), but must not keep it after the run.
    */
   input: ResourceList;
   /**

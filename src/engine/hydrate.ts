@@ -45,6 +45,11 @@ export interface HydrationOptions {
   utf8Problem?: (path: string) => string | undefined;
   /** Registry prefix for short image names (kpt's `--image-prefix`); default kpt's. */
   imagePrefix?: string;
+  /**
+   * Mutators edit the working resources themselves (see `RunStepOptions.inPlace`): the working set
+   * after a failed step is then not the state before it, so only when a failure stores nothing of it.
+   */
+  inPlace?: boolean;
 }
 
 /** State of one render: the working set and everything recorded on the way. */
@@ -317,6 +322,7 @@ export class Hydration {
           runtime: this.options.runtime,
           cwd: this.options.cwd,
           packagePaths: true,
+          inPlace: this.options.inPlace,
         }),
         entries,
         this.options.files ?? new Set(),

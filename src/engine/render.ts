@@ -109,6 +109,8 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     displayDir,
     onEvent: options.onEvent,
     imagePrefix: options.imagePrefix,
+    // A failure stores the working set only when partially rendered; otherwise steps need no copies.
+    inPlace: policy !== "PartiallyRendered",
     files: new Set(options.files.keys()),
     utf8Problem: (path) => {
       const bytes = options.files.get(path);

@@ -1,8 +1,9 @@
 /**
  * Running one pipeline step (kpt's `FunctionRunner` + kyaml's `FunctionFilter`): select the input,
- * check it is KRM, hand clones to the runtime with `config.k8s.io/id` set, copy comments back onto
- * the output and restore the input's field order (kyaml's `CopyComments` and `SyncOrder`), map
- * output resources back to their package and origin, and record the step status.
+ * check it is KRM, hand it to the runtime with `config.k8s.io/id` set (the resources themselves, or
+ * clones when the input must survive the step), copy comments back onto the output and restore the
+ * input's field order (kyaml's `CopyComments` and `SyncOrder`, from each input resource's shape taken
+ * before the run), map output resources back to their package and origin, and record the step status.
  */
 import { type Document, isDocument } from "yaml";
 import {
@@ -19,6 +20,7 @@ import { cloneDocument } from "../krm/clone.js";
 import { copyComments } from "../krm/comments.js";
 import { syncFieldOrder } from "../krm/field-order.js";
 import type { FunctionResult } from "../krm/resource-list.js";
+import { type DocumentShape, documentShape } from "../krm/resource-shape.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
 import type { PipelineStep } from "./function-config.js";
@@ -55,6 +57,12 @@ export interface RunStepOptions {
    * annotation names (a new one without it to this step's package). kpt's `fn eval` sets none.
    */
   packagePaths?: boolean;
+  /**
+   * Let a mutator edit the input resources themselves instead of clones (no copy per resource). After
+   * a failed step they are then left as the function left them: only for callers that do not use the
+   * input of a failed step (the engine stores nothing of a failed render unless partially rendered).
+   */
+  inPlace?: boolean;
 }
 
 function baseStatus(step: PipelineStep): StepStatus {
@@ -79,7 +87,11 @@ function noRuntime(step: PipelineStep): FunctionRunOutcome {
 }
 
 /** Calls the runtime; a throwing runtime or a malformed output becomes an execution error. */
-async function invoke(options: RunStepOptions, clones: Document[]): Promise<FunctionRunOutcome> {
+async function invoke(
+  options: RunStepOptions,
+  items: Document[],
+  functionConfig: Document | undefined,
+): Promise<FunctionRunOutcome> {
   const { step } = options;
   let outcome: FunctionRunOutcome;
   try {
@@ -88,11 +100,7 @@ async function invoke(options: RunStepOptions, clones: Document[]): Promise<Func
         fn: step.fn.image
           ? { image: step.fn.image, ...(step.fn.tag ? { tag: step.fn.tag } : {}) }
           : { exec: step.fn.exec },
-        input: {
-          items: clones,
-          functionConfig: options.functionConfig && cloneDocument(options.functionConfig),
-          results: [],
-        },
+        input: { items, functionConfig, results: [] },
         cwd: options.cwd,
       })) ?? noRuntime(step);
   } catch (err) {
@@ -103,8 +111,8 @@ async function invoke(options: RunStepOptions, clones: Document[]): Promise<Func
       executionError: `function ${JSON.stringify(stepLabel(step))} failed: ${message}`,
     };
   }
-  const items: unknown[] | undefined = outcome.output?.items;
-  if (outcome.output && (!Array.isArray(items) || !items.every((item) => isDocument(item)))) {
+  const output: unknown[] | undefined = outcome.output?.items;
+  if (outcome.output && (!Array.isArray(output) || !output.every((item) => isDocument(item)))) {
     return {
       exitCode: 1,
       stderr: outcome.stderr,
@@ -133,10 +141,14 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
       durationMs: 0,
     };
   }
-  const clones = selected.map((entry, i) => {
-    const clone = cloneDocument(entry.doc);
+  // The functionConfig is copied first: it may be one of the resources, which get their ids next.
+  const functionConfig = options.functionConfig && cloneDocument(options.functionConfig);
+  const inPlace = options.inPlace === true && step.kind === "mutator";
+  const shapes: DocumentShape[] | undefined = inPlace ? selected.map((e) => documentShape(e.doc)) : undefined;
+  const items = selected.map((entry, i) => {
+    const doc = inPlace ? entry.doc : cloneDocument(entry.doc);
     setAnnotations(
-      clone,
+      doc,
       options.packagePaths
         ? [
             [RESOURCE_ID, String(i)],
@@ -144,9 +156,9 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
           ]
         : [[RESOURCE_ID, String(i)]],
     );
-    return clone;
+    return doc;
   });
-  const outcome = await invoke(options, clones);
+  const outcome = await invoke(options, items, functionConfig);
   const durationMs = Date.now() - started;
   const results = outcome.output?.results ?? [];
   // kpt lists every result under `results` and repeats the error-severity ones under `errorResults`.
@@ -168,6 +180,7 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
     selected,
     options.pkg,
     options.packagePaths === true,
+    shapes,
   );
   return {
     ...base,
@@ -176,12 +189,16 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   };
 }
 
-/** Maps a function's output documents back to entries via `config.k8s.io/id`. */
+/**
+ * Maps a function's output documents back to entries via `config.k8s.io/id`. `shapes` are the
+ * inputs' shapes taken before the run (when the function edited the inputs themselves).
+ */
 function mapOutputs(
   items: Document[],
   selected: Entry[],
   pkg: string,
   packagePaths: boolean,
+  shapes: DocumentShape[] | undefined,
 ): Array<Entry & { sourceIndex?: number }> {
   return items.map((doc) => {
     const id = getAnnotation(doc, RESOURCE_ID);
@@ -203,8 +220,9 @@ function mapOutputs(
       }
       return { doc, pkg: named ?? pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
     }
-    copyComments(source.doc, doc);
-    syncFieldOrder(source.doc, doc);
+    const shape = shapes ? shapes[sourceIndex!] : documentShape(source.doc);
+    copyComments(shape, doc);
+    syncFieldOrder(shape, doc);
     return {
       doc,
       pkg: named ?? source.pkg,

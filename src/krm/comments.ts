@@ -5,16 +5,34 @@
  * Nodes are matched by field path: map fields by key (a field's comments whatever its new value, as
  * kyaml's walker does), list items of maps by their `name` or else by position, scalar list items
  * by position when the value is unchanged. A comment is never copied where the output already has
- * one, so copying twice changes nothing.
+ * one, so copying twice changes nothing. The input is read through its shape (./resource-shape.ts),
+ * which may be taken before a function edits the resource itself.
  */
-import { type Document, isMap, isNode, isScalar, isSeq, type Node } from "yaml";
+import { type Document, isDocument, isMap, isNode, isScalar, isSeq, type Node } from "yaml";
+import {
+  commentBeforeOf,
+  commentOf,
+  type DocumentShape,
+  documentShape,
+  isMapShape,
+  isScalarShape,
+  isSeqShape,
+  keyPosition,
+  NOT_NODE,
+  type Shape,
+  scalarText,
+} from "./resource-shape.js";
 
-/** Copies comments from `from` onto `to` where `to` has none (fields matched by key, items by name or position). */
-export function copyComments(from: Document, to: Document): void {
+/**
+ * Copies comments from `from` (a document, or the shape of one taken earlier) onto `to` where `to`
+ * has none (fields matched by key, items by name or position).
+ */
+export function copyComments(from: Document | DocumentShape, to: Document): void {
+  const source = isDocument(from) ? documentShape(from) : from;
   const hasLeading = leadingComment(to.contents) !== undefined || Boolean(to.commentBefore);
-  if (!hasLeading && from.commentBefore) to.commentBefore = from.commentBefore;
-  if (!to.comment && from.comment) to.comment = from.comment;
-  copyNode(from.contents, to.contents, hasLeading);
+  if (!hasLeading && source.commentBefore) to.commentBefore = source.commentBefore;
+  if (!to.comment && source.comment) to.comment = source.comment;
+  copyNode(source.contents, to.contents, hasLeading);
 }
 
 /** The comment before a node or, for a collection, before its first item (where parsers may put it). */
@@ -29,36 +47,42 @@ function leadingComment(node: unknown): string | undefined {
   return undefined;
 }
 
-function copyNode(from: unknown, to: unknown, skipLeading = false): void {
-  if (!isNode(from) || !isNode(to)) return;
-  if (!skipLeading && leadingComment(to) === undefined) copyOwn(from, to);
-  else if (!to.comment && from.comment && !isScalar(to)) to.comment = from.comment;
-  if (isMap(from) && isMap(to)) {
+function copyNode(from: Shape | undefined, to: unknown, skipLeading = false): void {
+  if (from === undefined || from === NOT_NODE || !isNode(to)) return;
+  const comment = commentOf(from);
+  if (!skipLeading && leadingComment(to) === undefined) copyOwn(commentBeforeOf(from), comment, to);
+  else if (!to.comment && comment && !isScalar(to)) to.comment = comment;
+  if (isMapShape(from) && isMap(to)) {
     to.items.forEach((toPair, i) => {
       const key = keyText(toPair.key);
       if (key === undefined) return;
-      const fromPair = from.items.find((p) => keyText(p.key) === key);
-      if (!fromPair) return;
-      if (isNode(fromPair.key) && isNode(toPair.key) && !(skipLeading && i === 0))
-        copyOwn(fromPair.key, toPair.key);
-      copyNode(fromPair.value, toPair.value);
+      const at = keyPosition(from, key);
+      if (at < 0) return;
+      const keyComments = from.keyComments?.[at];
+      if (keyComments && isNode(toPair.key) && !(skipLeading && i === 0))
+        copyOwn(keyComments.commentBefore, keyComments.comment, toPair.key);
+      copyNode(from.values[at], toPair.value);
     });
-  } else if (isSeq(from) && isSeq(to)) {
+  } else if (isSeqShape(from) && isSeq(to)) {
+    const items = from.items;
     to.items.forEach((toItem, i) => {
       const name = itemName(toItem);
-      const fromItem =
-        name !== undefined ? from.items.find((f) => itemName(f) === name) : (from.items[i] ?? undefined);
+      const fromItem = name !== undefined ? items.find((f) => isMapShape(f) && f.name === name) : items[i];
       // A scalar item keeps its comments only where its value is unchanged (kyaml's VisitList).
-      if (isScalar(toItem) && !(isScalar(fromItem) && String(fromItem.value) === String(toItem.value)))
+      if (isScalar(toItem) && !(isScalarShape(fromItem) && scalarText(fromItem) === String(toItem.value)))
         return;
       copyNode(fromItem, toItem);
     });
   }
 }
 
-function copyOwn(from: Node, to: Node): void {
-  if (!to.commentBefore && from.commentBefore) to.commentBefore = from.commentBefore;
-  if (!to.comment && from.comment) to.comment = from.comment;
+function copyOwn(
+  commentBefore: string | null | undefined,
+  comment: string | null | undefined,
+  to: Node,
+): void {
+  if (!to.commentBefore && commentBefore) to.commentBefore = commentBefore;
+  if (!to.comment && comment) to.comment = comment;
 }
 
 function keyText(key: unknown): string | undefined {
