@@ -15,12 +15,12 @@ import {
   isScalar,
   isSeq,
   type Node,
+  type Pair,
   parseAllDocuments,
   Scalar,
   type ScalarTag,
   type Schema,
   type ToStringOptions,
-  visit,
 } from "yaml";
 import { goDoubleQuoted, goStringStyle } from "./go-yaml-style.js";
 import { compareWithFingerprint, type Fingerprint, fingerprint } from "./same-document.js";
@@ -115,7 +115,13 @@ function isNullDocument(doc: Document): boolean {
  * Parses one YAML file. Throws `YamlSyntaxError` (file and Go-worded line) on bad YAML.
  */
 export function parseYamlFile(path: string, text: string): ParsedFile {
-  const all = parseAllDocuments(text, { prettyErrors: true });
+  // The yaml package's own duplicate-key check compares each key with every earlier one (quadratic in
+  // a map's size); keys are checked here with a set instead, and a file that has a duplicate (or any
+  // error) is parsed again with the package's check, whose errors are the ones reported.
+  let all = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: false });
+  if (Array.isArray(all) && all.some((d) => d.errors.length > 0 || hasDuplicateKey(d.contents)))
+    all = parseAllDocuments(text, { prettyErrors: true });
+  else if (Array.isArray(all)) for (const d of all) d.options.uniqueKeys = true;
   const list = Array.isArray(all) ? all : [];
   if (!Array.isArray(all)) {
     // An empty stream.
@@ -137,27 +143,70 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
 }
 
 /**
+ * Whether a map under `node` has two scalar keys with the same value (the yaml package's default
+ * `uniqueKeys` test; NaN counts as a duplicate here, which only costs a second parse).
+ */
+function hasDuplicateKey(node: unknown): boolean {
+  if (isPair(node)) return hasDuplicateKey(node.key) || hasDuplicateKey(node.value);
+  if (!isCollection(node)) return false;
+  const items = node.items as unknown[];
+  if (isMap(node) && items.length > 1) {
+    if (items.length <= 8) {
+      for (let i = 1; i < items.length; i++) {
+        const a = (items[i] as Pair).key;
+        if (!isScalar(a)) continue;
+        for (let j = 0; j < i; j++) {
+          const b = (items[j] as Pair).key;
+          if (isScalar(b) && b.value === a.value) return true;
+        }
+      }
+    } else {
+      const seen = new Set<unknown>();
+      for (const item of items) {
+        const key = (item as Pair).key;
+        if (!isScalar(key)) continue;
+        if (seen.has(key.value)) return true;
+        seen.add(key.value);
+      }
+    }
+  }
+  for (const item of items) if (hasDuplicateKey(item)) return true;
+  return false;
+}
+
+/**
  * The \`yaml\` package folds a comment written on a \`key:\` line whose value is a block collection
  * (\`metadata: # kpt-merge: ...\`) into the comment before the collection; Go's yaml.v3 keeps it on
  * the key line. Moves such a comment back onto the key so a re-serialized document keeps it there.
  * `text` is the source the nodes were parsed from (their ranges index into it).
  */
 export function restoreKeyLineComments(doc: Document | Node, text: string): void {
-  visit(doc, {
-    Pair(_key, pair) {
-      const key = pair.key;
-      const value = pair.value;
-      if (!isScalar(key) || !key.range || !isCollection(value) || !value.commentBefore) return;
-      const lineEnd = text.indexOf("\n", key.range[1]);
-      const rest = text.slice(key.range[1], lineEnd === -1 ? undefined : lineEnd);
-      const m = /^\s*:\s*#(.*)$/.exec(rest);
-      if (!m) return;
-      const [first, ...others] = value.commentBefore.split("\n");
-      if (first !== m[1]) return;
-      key.comment = first;
-      value.commentBefore = others.length > 0 ? others.join("\n") : undefined;
-    },
+  // Without a `#` there is no comment to move.
+  if (!text.includes("#")) return;
+  eachPair(isDocument(doc) ? doc.contents : doc, (pair) => {
+    const key = pair.key;
+    const value = pair.value;
+    if (!isScalar(key) || !key.range || !isCollection(value) || !value.commentBefore) return;
+    const lineEnd = text.indexOf("\n", key.range[1]);
+    const rest = text.slice(key.range[1], lineEnd === -1 ? undefined : lineEnd);
+    const m = /^\s*:\s*#(.*)$/.exec(rest);
+    if (!m) return;
+    const [first, ...others] = value.commentBefore.split("\n");
+    if (first !== m[1]) return;
+    key.comment = first;
+    value.commentBefore = others.length > 0 ? others.join("\n") : undefined;
   });
+}
+
+/** Calls `fn` for every pair under `node` (what `visit` with a `Pair` visitor reaches, without its paths). */
+function eachPair(node: unknown, fn: (pair: Pair<unknown, unknown>) => void): void {
+  if (isPair(node)) {
+    fn(node);
+    eachPair(node.key, fn);
+    eachPair(node.value, fn);
+  } else if (isCollection(node)) {
+    for (const item of node.items as unknown[]) eachPair(item, fn);
+  }
 }
 
 /** The text a parsed document spans (for a document whose chunk could not be located). */
@@ -237,19 +286,48 @@ export function goStringifyOptions(seqIndent: SeqIndent) {
 export function goNormalize(doc: Document): void {
   if (doc.directives) doc.directives.docStart = null;
   wrapRawValues(doc, doc.contents);
-  visit(doc, {
-    Pair(_key, pair) {
-      if (isNode(pair.key)) normalizeNode(pair.key);
-    },
-    Node(_key, node) {
-      normalizeNode(node);
-    },
-  });
+  normalizeTree(doc.contents);
   if (doc.commentBefore) doc.commentBefore = collapseBlankLines(doc.commentBefore);
   if (doc.comment) doc.comment = collapseBlankLines(doc.comment);
-  const schema = doc.schema.clone();
-  schema.tags = schema.tags.map((tag) => goDoubleQuotes(keepSourceText(tag)));
-  doc.schema = schema;
+  doc.schema = goSchemaFor(doc.schema);
+}
+
+/** Every node under `node` (keys included) normalized once. */
+function normalizeTree(node: unknown): void {
+  if (isPair(node)) {
+    normalizeTree(node.key);
+    normalizeTree(node.value);
+    return;
+  }
+  if (!isNode(node)) return;
+  normalizeNode(node);
+  if (isCollection(node)) for (const item of node.items as unknown[]) normalizeTree(item);
+}
+
+/** Go-style schemas made so far, by the schema they were made from (documents parsed alike share one). */
+const goSchemas: Array<{ from: Schema; to: Schema }> = [];
+
+function sameSchema(a: Schema, b: Schema): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    const x = (a as unknown as Record<string, unknown>)[key];
+    const y = (b as unknown as Record<string, unknown>)[key];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || x.some((t, i) => t !== y[i]))
+      return false;
+  }
+  return true;
+}
+
+/** The schema `schema` becomes for writing like yaml.v3: scalars keep their text, Go's double quotes. */
+function goSchemaFor(schema: Schema): Schema {
+  for (const entry of goSchemas) if (sameSchema(entry.from, schema)) return entry.to;
+  const to = schema.clone();
+  to.tags = to.tags.map((tag) => goDoubleQuotes(keepSourceText(tag)));
+  if (goSchemas.length < 16) goSchemas.push({ from: schema, to });
+  return to;
 }
 
 /** Strings the document asks to double-quote are written as yaml.v3 writes them (see goDoubleQuoted). */
@@ -311,8 +389,7 @@ function wrapRawValues(doc: Document, node: unknown): void {
   }
 }
 
-function normalizeNode(node: unknown): void {
-  if (!isNode(node)) return;
+function normalizeNode(node: Node): void {
   node.spaceBefore = false;
   if (node.commentBefore) node.commentBefore = collapseBlankLines(node.commentBefore);
   if (isScalar(node) && node.type === undefined && typeof node.value === "string") {
@@ -320,11 +397,6 @@ function normalizeNode(node: unknown): void {
   }
   // yaml.v3 (as kpt configures it) writes a folded block as a double-quoted string.
   if (isScalar(node) && node.type === Scalar.BLOCK_FOLDED) node.type = Scalar.QUOTE_DOUBLE;
-  if (isCollection(node)) {
-    for (const item of node.items) {
-      if (isPair(item) && isNode(item.key)) normalizeNode(item.key);
-    }
-  }
 }
 
 function collapseBlankLines(comment: string): string {
