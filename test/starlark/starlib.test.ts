@@ -136,3 +136,21 @@ describe("re", () => {
     expect(ev('re.sub("(a", "x", "a")')).toBe("None");
   });
 });
+
+describe("yaml.v3 key order of new mappings", () => {
+  it("sorts keys naturally (digit runs as numbers, letters first), ASCII or not", async () => {
+    const { sortGoKeys } = await import("../../src/starlark/lib/yaml-values.js");
+    const keys = ["a10", "spec", "a01", "Z", "x00y", "a", "_x", "10", "a9z", "01", "kind", "a.b", "a0", "2"];
+    keys.push("b", "a-b", "apiVersion", "x0y", "a001", "0", "metadata", "a2", "aB", "001", "-", "a09");
+    const sorted = sortGoKeys(keys.slice(), (k) => k);
+    expect(sorted.join(" ")).toBe(
+      "- _x 0 01 001 2 10 Z a a-b a.b a0 a01 a001 a2 a9z a09 a10 aB apiVersion b kind metadata spec x00y x0y",
+    );
+    // Non-ASCII keys take the decoding path: other characters before letters (of any script).
+    const utf8 = (s: string) => Buffer.from(s, "utf8").toString("latin1");
+    const mixed = sortGoKeys([utf8("é1"), "e2", utf8("€"), "a"], (k) => k).map((k) =>
+      Buffer.from(k, "latin1").toString("utf8"),
+    );
+    expect(mixed).toEqual(["€", "a", "e2", "é1"]);
+  });
+});

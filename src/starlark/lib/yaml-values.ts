@@ -123,6 +123,7 @@ export function goKeyLess(a: Value, b: Value): boolean {
     return kindRank(a) < kindRank(b);
   }
   if (typeof a !== "string" || typeof b !== "string") return kindRank(a) < kindRank(b);
+  if (!NON_ASCII.test(a) && !NON_ASCII.test(b)) return asciiKeyLess(a, b);
   const ar = [...fromBytes(a)];
   const br = [...fromBytes(b)];
   for (let i = 0; i < ar.length && i < br.length; i++) {
@@ -151,6 +152,49 @@ export function goKeyLess(a: Value, b: Value): boolean {
     return ar[i]!.codePointAt(0)! < br[i]!.codePointAt(0)!;
   }
   return ar.length < br.length;
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** {@link goKeyLess} for two ASCII strings, on char codes (no decoding). */
+function asciiKeyLess(a: string, b: string): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ac = a.charCodeAt(i);
+    const bc = b.charCodeAt(i);
+    if (ac === bc) continue;
+    const al = isAsciiLetter(ac);
+    const bl = isAsciiLetter(bc);
+    if (al && bl) return ac < bc;
+    if (al || bl) return bl;
+    let an = 0;
+    let bn = 0;
+    if (ac === 0x30 || bc === 0x30) {
+      for (let j = i - 1; j >= 0 && isAsciiDigit(a.charCodeAt(j)); j--) {
+        if (a.charCodeAt(j) !== 0x30) {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    for (; ai < a.length && isAsciiDigit(a.charCodeAt(ai)); ai++) an = an * 10 + (a.charCodeAt(ai) - 0x30);
+    let bi = i;
+    for (; bi < b.length && isAsciiDigit(b.charCodeAt(bi)); bi++) bn = bn * 10 + (b.charCodeAt(bi) - 0x30);
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return ac < bc;
+  }
+  return a.length < b.length;
 }
 
 /** Sorts keys (Starlark values) as yaml.v3 does; stable. */
