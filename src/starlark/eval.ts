@@ -944,9 +944,11 @@ class FnCompiler {
             return new List([]);
           };
         const bytes = 48 + 8 * elems.length;
+        const lbrack = e.lbrack;
         return (fr) => {
           const out = new Array<Value>(elems.length);
           for (let i = 0; i < elems.length; i++) out[i] = elems[i]!(fr);
+          fr.pos = lbrack;
           fr.th.alloc(bytes);
           return new List(out);
         };

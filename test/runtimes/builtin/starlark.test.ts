@@ -160,6 +160,17 @@ describe("starlark: running scripts", () => {
     expect(message).toContain("PORCHLIGHT_STARLARK_MAX_STEPS");
   });
 
+  it("stops a script that keeps what it allocates at the memory budget, saying what bounds it", async () => {
+    const bounded = createStarlarkFunction({ maxMemoryBytes: 16 << 20 });
+    const out = await runBuiltin(bounded, RESOURCES, run("x = []\nwhile True:\n  x = [x, x]", "hog"));
+    expect(out.exitCode).toBe(1);
+    const message = out.results[0]?.message ?? "";
+    expect(message).toContain("out of memory: hog exceeded the memory budget of 16777216 bytes");
+    expect(message).toMatch(/\n {2}hog:3:7: in <toplevel>\n/);
+    expect(message).toContain("the memory budget of a starlark run is fixed");
+    expect(message).not.toContain("PORCHLIGHT_STARLARK_MAX_STEPS");
+  });
+
   it("does nothing but fail when the operator turned it off", async () => {
     const off = createStarlarkFunction({ enabled: false });
     const out = await runBuiltin(off, RESOURCES, run('fail("never runs")'));

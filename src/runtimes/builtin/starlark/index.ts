@@ -54,7 +54,10 @@ function errorMessage(err: unknown): string {
   if (err instanceof StarlarkEvalError) {
     if (isBudgetError(err)) {
       // Not a catalog message: say where the script was and which setting bounds it.
-      return `${err.backtrace()}\n(the step budget is the operator's PORCHLIGHT_STARLARK_MAX_STEPS)`;
+      const bound = err.text.includes("out of memory:")
+        ? "the memory budget of a starlark run is fixed; in the app the render workers' PORCHLIGHT_RENDER_MEMORY_MB bounds it too"
+        : "the step budget is the operator's PORCHLIGHT_STARLARK_MAX_STEPS";
+      return `${err.backtrace()}\n(${bound})`;
     }
     return err.text;
   }
@@ -105,7 +108,10 @@ export function createStarlarkFunction(settings: Partial<StarlarkSettings> = {})
       const run = readStarlarkRun(input.functionConfig);
       if ("error" in run) return failure(run.error, []);
       const printed: string[] = [];
-      const thread = new Thread({ name: run.name, budget: { maxSteps } });
+      const thread = new Thread({
+        name: run.name,
+        budget: { maxSteps, ...(settings.maxMemoryBytes ? { maxMemoryBytes: settings.maxMemoryBytes } : {}) },
+      });
       thread.print = (_t, msg) => printed.push(msg);
       thread.load = loadModule;
       let items: KrmItems;

@@ -19,6 +19,8 @@ export interface StarlarkSettings {
   environment: Readonly<Record<string, string>>;
   /** Step budget of one run. */
   maxSteps: number;
+  /** Memory budget of one run in bytes (not an operator setting; default the interpreter's, 512 MiB). */
+  maxMemoryBytes?: number;
 }
 
 /** The default step budget (the same default as the app's render budget). */
