@@ -175,9 +175,10 @@ export class StarlarkFunction extends SValue {
   }
   override callInternal(th: Thread, args: Value[], kwargs: Kwargs | null): Value {
     const code = this.code;
-    if (code.active > 0 && !code.recursion) fail(`function ${code.name} called recursively`);
     const fr = new Frame(th, this);
     th.stack.push(fr);
+    // Checked in the callee's frame, as go.starlark.net does: the backtrace ends in it.
+    if (code.active > 0 && !code.recursion) fail(`function ${code.name} called recursively`);
     const locals = fr.locals;
     if (kwargs === null && args.length === code.numParams && code.simpleParams) {
       for (let i = 0; i < args.length; i++) locals[i] = args[i];

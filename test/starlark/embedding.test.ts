@@ -69,6 +69,19 @@ describe("Starlark embedding API", () => {
     expect(argErr.callStack.map((f) => `${f.name}@${f.line}:${f.col}`)).toEqual(["<toplevel>@4:2", "f@1:1"]);
     const argErr2 = evalError(() => exec("def g(x):\n    y = x + 1\n    return y\ng()\n"));
     expect(argErr2.callStack.map((f) => `${f.name}@${f.line}:${f.col}`)).toEqual(["<toplevel>@4:2", "g@2:9"]);
+    // So is a recursive call without the recursion option: the backtrace ends in the callee's frame.
+    const recErr = evalError(() =>
+      exec("def f(n):\n    if n == 0:\n        return 1\n    return f(n - 1)\nf(3)\n"),
+    );
+    expect(recErr.backtrace()).toBe(
+      [
+        "Traceback (most recent call last):",
+        "  test.star:5:2: in <toplevel>",
+        "  test.star:4:13: in f",
+        "  test.star:2:8: in f",
+        "Error: function f called recursively",
+      ].join("\n"),
+    );
     const builtinErr = evalError(() => exec("len(1)\n"));
     expect(builtinErr.backtrace()).toBe(
       "Traceback (most recent call last):\n  test.star:1:4: in <toplevel>\nError in len: len: value of type int has no len",
