@@ -233,29 +233,67 @@ function simpleMap(r: number, f: (s: string) => string): number {
   return m.length === (cp > 0xffff ? 2 : 1) ? cp : r;
 }
 
+/**
+ * Simple upper-case mappings (UnicodeData) of the runes whose full mapping (JS's) is several runes:
+ * Greek with ypogegrammeni (ᾀ -> ᾈ, ᾳ -> ᾼ, ῃ -> ῌ, ῳ -> ῼ).
+ */
+function upperOfMultiRune(r: number): number {
+  if ((r >= 0x1f80 && r <= 0x1f87) || (r >= 0x1f90 && r <= 0x1f97) || (r >= 0x1fa0 && r <= 0x1fa7))
+    return r + 8;
+  if (r === 0x1fb3 || r === 0x1fc3 || r === 0x1ff3) return r + 9;
+  return r;
+}
+
 /** Go's unicode.ToUpper (simple case mapping). */
 export function toUpperRune(r: number): number {
   if (r < 0x80) return r >= 0x61 && r <= 0x7a ? r - 32 : r;
-  return simpleMap(r, (s) => s.toUpperCase());
+  const m = simpleMap(r, (s) => s.toUpperCase());
+  return m === r ? upperOfMultiRune(r) : m;
 }
 
-/** Go's unicode.ToLower (simple case mapping). */
+/** Go's unicode.ToLower (simple case mapping: İ -> i, where the full mapping is i + U+0307). */
 export function toLowerRune(r: number): number {
   if (r < 0x80) return r >= 0x41 && r <= 0x5a ? r + 32 : r;
+  if (r === 0x130) return 0x69;
   return simpleMap(r, (s) => s.toLowerCase());
 }
 
-/** Go's unicode.ToTitle: the upper case mapping, except for the digraphs with a distinct title case. */
+/**
+ * Go's unicode.ToTitle: the upper case mapping, except for the digraphs with a distinct title case and
+ * Georgian Mkhedruli, whose title case is itself.
+ */
 export function toTitleRune(r: number): number {
   if (r >= 0x1c4 && r <= 0x1cc) return 0x1c5 + 3 * Math.floor((r - 0x1c4) / 3);
   if (r >= 0x1f1 && r <= 0x1f3) return 0x1f2;
+  if ((r >= 0x10d0 && r <= 0x10fa) || (r >= 0x10fd && r <= 0x10ff)) return r;
   return toUpperRune(r);
 }
 
-/** Go's "cased" test used by go.starlark.net: ASCII letters or runes with a case mapping. */
+/** Runes that another rune maps to though they have no mapping of their own (ß, from ẞ), built once. */
+let mappedTo: Set<number> | undefined;
+
+function isMappedTo(r: number): boolean {
+  if (mappedTo === undefined) {
+    mappedTo = new Set();
+    for (let c = 0x80; c < 0x20000; c++) {
+      if (c >= 0xd800 && c < 0xe000) continue;
+      const l = toLowerRune(c);
+      if (l !== c) mappedTo.add(l);
+      const u = toUpperRune(c);
+      if (u !== c) mappedTo.add(u);
+    }
+  }
+  return mappedTo.has(r);
+}
+
+/**
+ * go.starlark.net's "cased" test: ASCII letters or runes whose Go unicode.SimpleFold is not themselves
+ * (a case mapping or a case-folding orbit; not the Turkish dotted and dotless i).
+ */
 export function isCasedRune(r: number): boolean {
   if (r < 0x80) return (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a);
-  return toUpperRune(r) !== r || toLowerRune(r) !== r || isTitle(r);
+  if (r === 0x130 || r === 0x131) return false;
+  return toUpperRune(r) !== r || toLowerRune(r) !== r || toTitleRune(r) !== r || isMappedTo(r);
 }
 
 /** Applies a rune mapping to every rune of byte string `s` (invalid bytes map as U+FFFD). */
