@@ -90,6 +90,35 @@ async function readYamlDir(options: {
   return out;
 }
 
+/**
+ * The package (repository-relative root, `""` = the repository's root) that holds directory `dir`:
+ * the nearest of `dir` and its parents with a Kptfile; undefined when none does.
+ */
+function enclosingPackage(entries: readonly TreeEntry[], dir: string): string | undefined {
+  const kptfiles = new Set(entries.filter((e) => e.type === "blob").map((e) => e.path));
+  for (let d = dir; ; d = d.includes("/") ? d.slice(0, d.lastIndexOf("/")) : "") {
+    if (kptfiles.has(d === "" ? "Kptfile" : `${d}/Kptfile`)) return d;
+    if (d === "") return undefined;
+  }
+}
+
+/**
+ * Problems of the configured variants and injectors directories: one inside a package would be
+ * read as that package's content (rendered, its resources changed by the pipeline).
+ */
+function directoryProblems(entries: readonly TreeEntry[], settings: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [setting, dir] of Object.entries(settings)) {
+    const owner = enclosingPackage(entries, dir);
+    if (owner === undefined) continue;
+    out.push(
+      `.github/porchlight.yml packageVariants.${setting} "${dir}/" lies inside package "${owner || "."}": ` +
+        "its files would be rendered as that package's content; name a directory outside every package",
+    );
+  }
+  return out;
+}
+
 /** Reconciles the repository's variants; returns a line for the log. */
 export async function reconcileVariants(
   input: { repo: RepoRef; defaultBranch: string; defaultSha: string },
@@ -101,7 +130,10 @@ export async function reconcileVariants(
   const tree = await port.readTree({ repo, sha: defaultSha });
   const variantsDir = dirOf(deps.config.packageVariants.directory);
   const rows: VariantRow[] = [];
-  const problems: string[] = [];
+  const problems: string[] = directoryProblems(tree.entries, {
+    directory: variantsDir,
+    injectors: dirOf(deps.config.packageVariants.injectors),
+  });
   const notes: string[] = [];
 
   // 1. Variants and injectables.

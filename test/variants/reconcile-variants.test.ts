@@ -279,4 +279,25 @@ injectors:
     );
     expect(s.pulls()).toEqual([]);
   });
+
+  it("reports a configured variants or injectors directory that lies inside a package (it would be rendered as its content)", async () => {
+    const s = await scenario();
+    s.deployRepo.config = "packageVariants:\n  directory: ops/variants/\n  injectors: shared/inject/\n";
+    const sha = await s.push({
+      "ops/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ops\n",
+      "ops/variants/east.yaml": variant(
+        "east",
+        "upstream: {repo: blueprints, package: base, revision: v1}\ndownstream: {repo: deploy, package: east/app}",
+      ),
+      "shared/inject/x.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
+    });
+    const [run] = s.status(sha);
+    expect(run.conclusion).toBe("failure");
+    expect(run.output?.summary).toContain(
+      '.github/porchlight.yml packageVariants.directory "ops/variants/" lies inside package "ops": its files would be rendered as that package\'s content; name a directory outside every package',
+    );
+    expect(run.output?.summary).not.toContain("packageVariants.injectors");
+    // The variant itself is still reconciled: nothing is dropped silently.
+    expect(s.deployRepo.heads.has("drafts/east/app/variant-east")).toBe(true);
+  });
 });
