@@ -2,7 +2,9 @@
  * Promise 2 — a user's ref change is never undone. While the app renders a push (held back by the fake
  * after it read the branch head), the user rewinds the branch to an ancestor, or force-pushes another commit: the
  * render's commit is refused by the compare-and-swap (a fast-forward-only ref update would have
- * accepted it on the rewind) and the branch keeps what the user made it.
+ * accepted it on the rewind) and the branch keeps what the user made it. A user who drops the app's
+ * render commit (the branch back at their own, already rendered commit) gets that head rendered again
+ * at once: the job reads GitHub's state, not a memo of what it rendered before.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -100,5 +102,29 @@ describe.skipIf(!fakeGitHubAvailable)("promise 2: a user's ref change is never u
     expect(rendered.parents.map((p) => p.sha)).toEqual([forced.after]);
     expect(await gh.gitShow(OWNER, "p2b", sha, "web/cm.yaml")).toContain('value: "9"');
     expect(await renderRuns(gh, "p2b", pushed.after)).toEqual([]);
+  }, 120_000);
+
+  it("renders again a head rewound to a commit it rendered before (its render commit dropped)", async () => {
+    const { gh } = harness;
+    await gh.createRepo(OWNER, "p2c", { "web/Kptfile": kptfile("web"), "web/cm.yaml": configMap("web", 0) });
+    const pushed = await gh.pushFiles(OWNER, "p2c", BRANCH, { "web/cm.yaml": configMap("web", 1) }, "one", {
+      from: "main",
+    });
+    const first = await waitForVerdict(harness, "p2c", BRANCH);
+    expect((await commit(gh, "p2c", first.sha)).parents.map((p) => p.sha)).toEqual([pushed.after]);
+    await gh.idle({ quietMs: 1000, timeoutMs: 60_000 });
+
+    // The user drops the app's render commit: the branch back at their own commit (a push event).
+    const rewind = await gh.request("PATCH", `/repos/${OWNER}/p2c/git/refs/heads/${BRANCH}`, {
+      sha: pushed.after,
+      force: true,
+    });
+    expect(rewind.status).toBe(200);
+    expect(await renderRuns(gh, "p2c", pushed.after)).toEqual([]);
+    // No periodic reconciliation runs in this harness: only the rewind's push can bring the verdict.
+    const again = await waitForVerdict(harness, "p2c", BRANCH, 60_000);
+    expect((await commit(gh, "p2c", again.sha)).parents.map((p) => p.sha)).toEqual([pushed.after]);
+    expect(await gh.gitShow(OWNER, "p2c", again.sha, "web/cm.yaml")).toContain("namespace: prod");
+    expect(again.runs.map((r: Any) => r.conclusion)).toEqual(["success"]);
   }, 120_000);
 });
