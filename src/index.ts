@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import type { ApplicationFunction, Probot } from "probot";
 import { type OperatorSettings, readOperatorSettings } from "./config/operator-settings.js";
 import { renderPackage } from "./engine/render.js";
+import type { Octokit } from "./github/octokit/client.js";
 import { createOctokitPort, installationClients } from "./github/octokit/index.js";
 import type { GitHubPort } from "./github/port.js";
 import { createCheckRunHandler, createCheckSuiteHandler } from "./handlers/check-run.js";
@@ -50,12 +51,15 @@ export interface AppOptions {
 }
 
 /** One port per installation, built once (its clients renew their token themselves). */
-function portsOf(app: Probot): (installationId: number) => Promise<GitHubPort> {
+function portsOf(
+  app: Probot,
+  instrument?: (octokit: Octokit) => Octokit,
+): (installationId: number) => Promise<GitHubPort> {
   const ports = new Map<number, Promise<GitHubPort>>();
   return (installationId) => {
     let port = ports.get(installationId);
     if (!port) {
-      port = installationClients(app, installationId).then(({ octokit, reads }) =>
+      port = installationClients(app, installationId, instrument).then(({ octokit, reads }) =>
         createOctokitPort(octokit, { reads }),
       );
       port.catch(() => ports.delete(installationId));
@@ -87,7 +91,7 @@ export function createApp(
     });
     const queue = options.queue ?? (await createWorkQueue({ settings, server, log: app.log }));
     production?.attachQueue(queue);
-    const portFor = portsOf(app);
+    const portFor = portsOf(app, production?.instrumentOctokit);
     const lease = {
       holder: randomUUID().slice(0, 8),
       leaseMs: settings.checkLeaseMs ?? DEFAULT_CHECK_LEASE_MS,

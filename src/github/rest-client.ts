@@ -7,6 +7,7 @@
  */
 import { ProbotOctokit } from "probot";
 import { createOctokitPort, type Octokit } from "./octokit/index.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, limitRequestTime } from "./octokit/timeout.js";
 import type { GitHubPort, RepoRef } from "./port.js";
 
 /** Where the CLI finds its credentials: `GITHUB_TOKEN` (required) and `GITHUB_API_URL` (optional). */
@@ -31,13 +32,15 @@ export function createRestClient(env: RestClientEnv): Octokit {
   const quiet = () => {};
   const retryRateLimit = (_after: number, options: { request: { retryCount: number } }) =>
     options.request.retryCount < RATE_LIMIT_RETRIES;
-  return new ProbotOctokit({
+  const octokit = new ProbotOctokit({
     auth: { token },
     baseUrl,
     userAgent: "porchlight-cli",
     log: { debug: quiet, info: quiet, warn: console.warn, error: quiet },
     throttle: { onRateLimit: retryRateLimit, onSecondaryRateLimit: retryRateLimit },
   });
+  // A request GitHub never answers fails (after Octokit's retries) instead of hanging the command.
+  return limitRequestTime(octokit, { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS });
 }
 
 /** The GitHub port for the CLI (token from `env`). Throws like {@link createRestClient}. */

@@ -7,13 +7,16 @@
  * 1. start the render pool (renders run off the main event loop, within time and memory budgets;
  *    `PORCHLIGHT_RENDER_WORKERS=0` renders in process instead);
  * 2. create the metrics and add `/healthz` and `/metrics` to Probot's server;
- * 3. count GitHub errors by status on every installation client the app authenticates, log every
- *    webhook (delivery, event, repository, branch, sha);
+ * 3. on every GitHub client the app authenticates: a time limit per request attempt (a timed-out attempt
+ *    is logged, counted as status `0` and retried), GitHub errors counted by status; log every webhook
+ *    (delivery, event, repository, branch, sha);
  * 4. install the SIGTERM handler: drain the work queue (once attached), then stop the pool.
  * Jobs run through `wrapJobHandler` log with their fields (`log`) and are counted and timed.
  */
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import type { RenderResult } from "../engine/types.js";
+import type { Octokit } from "../github/octokit/client.js";
+import { isRequestTimeout, limitRequestTime } from "../github/octokit/timeout.js";
 import { operationsHandler } from "./http-endpoints.js";
 import {
   contextLog,
@@ -68,6 +71,11 @@ export interface Production {
   onClose(close: () => Promise<void>): void;
   /** Probot's logger, adding the fields of the job it is called in (delivery, repository, branch, ...). */
   log: Log;
+  /**
+   * Adds the request time limit and error counting to a GitHub client the app built itself (not through
+   * `app.auth`, which gets them already). Returns the client.
+   */
+  instrumentOctokit<T extends Octokit>(octokit: T): T;
   /** Runs each job with its log fields, and counts and times it. */
   wrapJobHandler<J extends { kind: string }, R>(
     handler: (job: J, run: R & { attempt: number }) => Promise<void>,
@@ -78,18 +86,36 @@ interface OctokitHooks {
   hook?: { error(name: "request", fn: (error: { status?: number }) => unknown): void };
 }
 
-/** Wraps `app.auth` so every installation client counts its errors by status. */
-function countGitHubErrors(app: Probot, metrics: Metrics): void {
-  const auth = app.auth.bind(app);
-  app.auth = (async (...args: Parameters<Probot["auth"]>) => {
-    const octokit = await auth(...args);
-    (octokit as unknown as OctokitHooks).hook?.error("request", (error) => {
-      metrics.githubError(typeof error.status === "number" ? error.status : 0);
-      throw error;
-    });
-    return octokit;
-  }) as Probot["auth"];
+/**
+ * Limits every request attempt of `octokit` to `timeoutMs` (each timed-out attempt logged and counted as
+ * status `0`) and counts its failed requests by status (once per request, after Octokit's retries; a
+ * failure that is a timeout was counted already).
+ */
+function instrument<T extends Octokit>(
+  octokit: T,
+  options: { timeoutMs: number; metrics: Metrics; log: Log },
+): T {
+  const { metrics, log } = options;
+  const marked = octokit as T & { [COUNTED]?: true };
+  if (marked[COUNTED]) return octokit;
+  marked[COUNTED] = true;
+  limitRequestTime(octokit, {
+    timeoutMs: options.timeoutMs,
+    onTimeout: (t) => {
+      metrics.githubError(0);
+      log.warn(
+        `GitHub did not answer ${t.method} ${t.path} within ${t.timeoutMs} ms; the request is retried`,
+      );
+    },
+  });
+  (octokit as unknown as OctokitHooks).hook?.error("request", (error) => {
+    if (!isRequestTimeout(error)) metrics.githubError(typeof error.status === "number" ? error.status : 0);
+    throw error;
+  });
+  return octokit;
 }
+
+const COUNTED = Symbol("porchlight.instrumented");
 
 /** Starts the service parts; see the module comment. */
 export function startProduction(options: ProductionOptions): Production {
@@ -125,8 +151,14 @@ export function startProduction(options: ProductionOptions): Production {
     },
   });
   options.addHandler?.(operationsHandler({ metrics, stopping: shutdown.stopping }));
-  countGitHubErrors(app, metrics);
   const structured = app.log as unknown as StructuredLog;
+  const log = contextLog(structured);
+  const instrumentOctokit = <T extends Octokit>(octokit: T): T =>
+    instrument(octokit, { timeoutMs: settings.githubTimeoutMs, metrics, log });
+  // Every client `app.auth` returns (installation and app clients) is instrumented.
+  const auth = app.auth.bind(app);
+  app.auth = (async (...args: Parameters<Probot["auth"]>) =>
+    instrumentOctokit((await auth(...args)) as Octokit)) as Probot["auth"];
   app.onAny(async (context) => {
     metrics.webhook(context.name);
     structured.info(
@@ -144,7 +176,8 @@ export function startProduction(options: ProductionOptions): Production {
     onClose(close) {
       closers.push(close);
     },
-    log: contextLog(structured),
+    log,
+    instrumentOctokit,
     wrapJobHandler(handler) {
       return (job, run) => {
         const started = Date.now();

@@ -4,6 +4,7 @@
  * and never seen by render workers or functions.
  */
 import { z } from "zod";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../github/octokit/timeout.js";
 import { type RenderBudget, readRenderBudget } from "./render-budget.js";
 
 /**
@@ -26,6 +27,11 @@ export interface ServerSettings {
   jobLockMs: number;
   /** Time running jobs get to finish after SIGTERM (`PORCHLIGHT_SHUTDOWN_GRACE_MS`, default 25 000). */
   shutdownGraceMs: number;
+  /**
+   * Time limit of one GitHub request attempt, ms (`PORCHLIGHT_GITHUB_TIMEOUT_MS`, default 30 000; `0` =
+   * none): an attempt over it is retried like a lost connection, logged and counted as status `0`.
+   */
+  githubTimeoutMs: number;
   /** Render budgets (see `render-budget.ts`). */
   render: RenderBudget;
 }
@@ -41,6 +47,10 @@ const envSchema = z.object({
     .regex(/^[1-9]\d{3,}$/, "must be a whole number of milliseconds (1000 or more)")
     .optional(),
   PORCHLIGHT_SHUTDOWN_GRACE_MS: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number of milliseconds")
+    .optional(),
+  PORCHLIGHT_GITHUB_TIMEOUT_MS: z
     .string()
     .regex(/^\d+$/, "must be a whole number of milliseconds")
     .optional(),
@@ -69,6 +79,9 @@ export function readServerSettings(env: Record<string, string | undefined>): Ser
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
     jobLockMs: e.PORCHLIGHT_JOB_LOCK_MS ? Number(e.PORCHLIGHT_JOB_LOCK_MS) : 30_000,
     shutdownGraceMs: e.PORCHLIGHT_SHUTDOWN_GRACE_MS ? Number(e.PORCHLIGHT_SHUTDOWN_GRACE_MS) : 25_000,
+    githubTimeoutMs: e.PORCHLIGHT_GITHUB_TIMEOUT_MS
+      ? Number(e.PORCHLIGHT_GITHUB_TIMEOUT_MS)
+      : DEFAULT_REQUEST_TIMEOUT_MS,
     render: readRenderBudget(env),
   };
 }

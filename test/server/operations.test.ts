@@ -55,6 +55,15 @@ describe("operator settings of the process", () => {
     expect(message).toContain("REDIS_URL: must be a redis:// or rediss:// URL");
     expect(message).not.toContain("s3cret");
   });
+
+  it("reads the GitHub request time limit (default 30 s, 0 = none)", () => {
+    expect(readServerSettings({}).githubTimeoutMs).toBe(30_000);
+    expect(readServerSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "0" }).githubTimeoutMs).toBe(0);
+    expect(readServerSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "5000" }).githubTimeoutMs).toBe(5000);
+    expect(() => readServerSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "5s" })).toThrow(
+      "PORCHLIGHT_GITHUB_TIMEOUT_MS: must be a whole number of milliseconds",
+    );
+  });
 });
 
 describe("function environment", () => {

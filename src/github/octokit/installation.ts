@@ -38,6 +38,8 @@ function readGroup(throttle: Record<string, unknown>): Bottleneck.Group {
 export async function installationClients(
   app: Probot,
   installationId: number,
+  /** Applied to the reads client (what `app.auth` applies to the others: time limit, error counting). */
+  instrument: (octokit: Octokit) => Octokit = (octokit) => octokit,
 ): Promise<{ octokit: Octokit; reads: Octokit }> {
   const octokit = (await app.auth(installationId)) as Octokit;
   const appOctokit = (await app.auth()) as Octokit & { auth(options: object): Promise<unknown> };
@@ -54,5 +56,5 @@ export async function installationClients(
     });
   };
   const reads = (await appOctokit.auth({ type: "installation", installationId, factory })) as Octokit;
-  return { octokit, reads };
+  return { octokit, reads: instrument(reads) };
 }
