@@ -205,7 +205,8 @@ export class Thread {
     throw new StarlarkError(`Starlark computation cancelled: ${this.cancelReason}`);
   }
 
-  private label(): string {
+  /** The script's name for budget messages. */
+  label(): string {
     return this.name !== "" ? this.name : "the script";
   }
 
@@ -305,7 +306,9 @@ export function callValue(th: Thread, fn: Value, args: Value[], kwargs: Kwargs |
   const stack = th.stack;
   const depth = stack.length;
   if (depth >= th.maxCallDepth) {
-    throw new StarlarkError(`Starlark stack overflow (call depth budget of ${th.maxCallDepth} exceeded)`);
+    throw new StarlarkError(
+      `Starlark stack overflow (${th.label()} exceeded the call depth budget of ${th.maxCallDepth} calls)`,
+    );
   }
   // A Starlark function pushes its own frame; any other callable is a frame of its own.
   if (!(fn as { pushesFrame?: boolean }).pushesFrame) stack.push(fn as SValue as StackEntry);
