@@ -3,7 +3,7 @@
  * number literals, with go.starlark.net's error messages. Input is a byte string (UTF-8 as latin1).
  */
 import { KEYWORDS, makePos, type Pos, StarlarkSyntaxError, T, type Token } from "./syntax.js";
-import { decodeRune, encodeRune, isLetter, type Rune } from "./utf8.js";
+import { decodeRune, encodeRune, isLetter, type Rune, toBytes } from "./utf8.js";
 
 /** The value of the current token. */
 export interface TokenValue {
@@ -502,7 +502,8 @@ export class Scanner {
         return T.STAR;
     }
     const ch = String.fromCodePoint(c);
-    return this.error(this.pos, `unexpected input character ${goQuoteRune(ch)}`);
+    // Messages are byte strings (UTF-8), as the source is.
+    return this.error(this.pos, `unexpected input character ${toBytes(goQuoteRune(ch))}`);
   }
 
   private scanString(val: TokenValue, quote: number): Token {
@@ -679,7 +680,6 @@ function parseIntLiteral(s: string): number | bigint | null {
   return normInt(BigInt(s));
 }
 
-/** Go's %#q quoting of a rune: backquoted when printable, else single-quoted. */
 /** Go's strconv.QuoteRune (what go.starlark.net's "%#q" of a rune prints): 'x', '\\'', '\\x01', '\\u00a0'. */
 function goQuoteRune(ch: string): string {
   const cp = ch.codePointAt(0)!;
