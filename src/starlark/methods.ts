@@ -812,7 +812,8 @@ export function interpolate(format: string, x: Value): string {
         buf += "%";
         break;
       default:
-        fail(`unknown conversion %${c}`);
+        // Go's %c of the byte: a byte over 0x7f prints as the rune of that value.
+        fail(`unknown conversion %${encodeRune(c.charCodeAt(0))}`);
     }
     format = format.slice(1);
     index++;
@@ -917,7 +918,7 @@ function stringFormat(th: Thread, format: string, args: Value[], kwargs: Kwargs 
     if (spec !== "") fail(`format spec features not supported in replacement fields: ${spec}`);
     if (conv === "s") buf += typeof arg === "string" ? arg : repr(arg!);
     else if (conv === "r") buf += repr(arg!);
-    else fail(`format: unknown conversion ${JSON.stringify(conv)}`);
+    else fail(`format: unknown conversion ${repr(conv)}`);
   }
   th.alloc(buf.length);
   return buf;

@@ -681,7 +681,7 @@ function parseIntLiteral(s: string): number | bigint | null {
 }
 
 /** Go's strconv.QuoteRune (what go.starlark.net's "%#q" of a rune prints): 'x', '\\'', '\\x01', '\\u00a0'. */
-function goQuoteRune(ch: string): string {
+export function goQuoteRune(ch: string): string {
   const cp = ch.codePointAt(0)!;
   const esc: Record<number, string> = { 7: "a", 8: "b", 12: "f", 10: "n", 13: "r", 9: "t", 11: "v" };
   let body: string;

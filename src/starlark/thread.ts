@@ -62,11 +62,12 @@ export class StarlarkEvalError extends StarlarkError {
     let suffix = "";
     const last = stack[stack.length - 1];
     if (last !== undefined && last.file === "<builtin>") {
-      suffix = ` in ${last.name}`;
+      suffix = ` in ${fromBytes(last.name)}`;
       stack = stack.slice(0, -1);
     }
     let out = stack.length > 0 ? "Traceback (most recent call last):\n" : "";
-    for (const fr of stack) out += `  ${formatFrame(fr)}: in ${fr.name}\n`;
+    // Names of Starlark functions are byte strings, as the source is.
+    for (const fr of stack) out += `  ${formatFrame(fr)}: in ${fromBytes(fr.name)}\n`;
     return `${out}Error${suffix}: ${fromBytes(this.message)}`;
   }
 }

@@ -82,6 +82,9 @@ describe("Starlark embedding API", () => {
         "Error: function f called recursively",
       ].join("\n"),
     );
+    // A function's name is text of the script (UTF-8), printed as such.
+    const named = evalError(() => exec("def é():\n    return 1 // 0\né()\n"));
+    expect(named.backtrace()).toContain("  test.star:2:14: in é\n");
     const builtinErr = evalError(() => exec("len(1)\n"));
     expect(builtinErr.backtrace()).toBe(
       "Traceback (most recent call last):\n  test.star:1:4: in <toplevel>\nError in len: len: value of type int has no len",

@@ -3,8 +3,9 @@
  * with its output format (sorted object keys, Go's string escaping) and error messages.
  */
 import { toStr, unpackArgs, unpackPositional } from "../args.js";
+import { goQuoteRune } from "../scanner.js";
 import type { Thread } from "../thread.js";
-import { decodeRune, encodeRune, type Rune } from "../utf8.js";
+import { decodeRune, encodeRune, type Rune, toBytes } from "../utf8.js";
 import {
   Builtin,
   Dict,
@@ -198,12 +199,13 @@ function encode(th: Thread, args: Value[], kwargs: Kwargs | null, name: string):
 
 class JSONSyntaxError extends Error {}
 
+/**
+ * encoding/json's quoteChar: the rune of the byte's value quoted as strconv.Quote does ('\n', '\x7f',
+ * 'â' for 0xe2), in UTF-8 like the rest of the message.
+ */
 function quoteChar(c: string): string {
-  if (c === "'") return "'\\''";
   if (c === '"') return "'\"'";
-  const code = c.charCodeAt(0);
-  if (code < 0x20) return `'\\x${HEX[code >> 4]}${HEX[code & 15]}'`;
-  return `'${c}'`;
+  return toBytes(goQuoteRune(c));
 }
 
 /** Go's json.Indent: validates `src` and reformats it; throws with Go's syntax error messages. */
@@ -361,11 +363,8 @@ class Failure {
 }
 
 function goQuoteByte(b: string): string {
-  if (b === "'") return "'\\''";
-  const c = b.charCodeAt(0);
-  if (c < 0x20 || c === 0x7f) return `'\\x${HEX[c >> 4]}${HEX[c & 15]}'`;
-  if (c >= 0x80) return `'\\x${c.toString(16)}'`;
-  return `'${b}'`;
+  // Go's %q of a byte quotes the rune of that value ('â' for 0xe2), in UTF-8 like the rest of the message.
+  return toBytes(goQuoteRune(b));
 }
 
 /** Decodes a JSON string literal (with quotes) as Go's json.Unmarshal into a string would. */

@@ -7,6 +7,7 @@
  */
 import { toInt, toStr, unpackArgs, unpackPositional } from "../args.js";
 import { T, type Token } from "../syntax.js";
+import { decodeRune, type Rune } from "../utf8.js";
 import {
   Builtin,
   Float,
@@ -36,10 +37,35 @@ const UNITS: Record<string, bigint> = {
   h: 3600n * NS,
 };
 
+/**
+ * The time package's quote of a string in its errors: ASCII as is (with `"` and `\\` escaped), every byte
+ * of any other rune or control character as \xHH.
+ */
+function timeQuote(s: string): string {
+  let out = '"';
+  const rr: Rune = { r: 0, size: 0 };
+  for (let i = 0; i < s.length; ) {
+    decodeRune(s, i, rr);
+    const c = s.charCodeAt(i);
+    if (c >= 0x80 || c < 0x20) {
+      for (let j = 0; j < rr.size; j++)
+        out += `\\x${s
+          .charCodeAt(i + j)
+          .toString(16)
+          .padStart(2, "0")}`;
+    } else {
+      if (c === 0x22 || c === 0x5c) out += "\\";
+      out += s[i];
+    }
+    i += rr.size;
+  }
+  return `${out}"`;
+}
+
 /** Go's time.ParseDuration; throws with Go's message. */
 export function parseDuration(s: string): bigint {
   const orig = s;
-  const bad = (): never => fail(`time: invalid duration ${JSON.stringify(orig)}`);
+  const bad = (): never => fail(`time: invalid duration ${timeQuote(orig)}`);
   let neg = false;
   if (s !== "" && (s[0] === "-" || s[0] === "+")) {
     neg = s[0] === "-";
@@ -56,11 +82,10 @@ export function parseDuration(s: string): bigint {
     if (intPart === "" && frac === "") bad();
     s = s.slice(m[0].length);
     const um = /^[^\d.]+/.exec(s);
-    if (um === null) fail(`time: missing unit in duration ${JSON.stringify(orig)}`);
+    if (um === null) fail(`time: missing unit in duration ${timeQuote(orig)}`);
     const unitName = um[0];
     const unit = UNITS[unitName];
-    if (unit === undefined)
-      fail(`time: unknown unit ${JSON.stringify(unitName)} in duration ${JSON.stringify(orig)}`);
+    if (unit === undefined) fail(`time: unknown unit ${timeQuote(unitName)} in duration ${timeQuote(orig)}`);
     s = s.slice(unitName.length);
     let v = BigInt(intPart === "" ? "0" : intPart) * unit;
     if (frac !== "") {
@@ -614,7 +639,7 @@ function parseTime(value: string, layout: string, zone: Zone): Time {
   const orig = value;
   const err = (elem: string, rest: string): never =>
     fail(
-      `parsing time ${JSON.stringify(orig)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(elem)}`,
+      `parsing time ${timeQuote(orig)} as ${timeQuote(layout)}: cannot parse ${timeQuote(rest)} as ${timeQuote(elem)}`,
     );
   let year = 1;
   let month = 1;
@@ -635,9 +660,23 @@ function parseTime(value: string, layout: string, zone: Zone): Time {
   for (let i = 0; i < layout.length; ) {
     const tok = nextToken(layout, i);
     if (tok === null) {
-      if (v[0] !== layout[i]) err(layout.slice(i), v);
-      v = v.slice(1);
-      i++;
+      // The literal text up to the next layout element, skipped as Go's skip does: a space matches a
+      // run of spaces; a mismatch reports the whole literal and the value from the mismatch on.
+      let j = i + 1;
+      while (j < layout.length && nextToken(layout, j) === null) j++;
+      const prefix = layout.slice(i, j);
+      for (let k = 0; k < prefix.length; ) {
+        if (prefix[k] === " ") {
+          if (v.length > 0 && v[0] !== " ") err(prefix, v);
+          while (k < prefix.length && prefix[k] === " ") k++;
+          v = v.replace(/^ +/, "");
+          continue;
+        }
+        if (v.length === 0 || v[0] !== prefix[k]) err(prefix, v);
+        k++;
+        v = v.slice(1);
+      }
+      i = j;
       continue;
     }
     i += tok.length;
@@ -749,7 +788,7 @@ function parseTime(value: string, layout: string, zone: Zone): Time {
         }
     }
   }
-  if (v !== "") fail(`parsing time ${JSON.stringify(orig)}: extra text: ${JSON.stringify(v)}`);
+  if (v !== "") fail(`parsing time ${timeQuote(orig)}: extra text: ${timeQuote(v)}`);
   if (pm !== null) {
     if (pm && hour < 12) hour += 12;
     else if (!pm && hour === 12) hour = 0;
