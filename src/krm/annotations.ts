@@ -51,7 +51,12 @@ export function annotationsOf(doc: Document): YAMLMap | undefined {
 
 /** One annotation value as a string, or undefined. */
 export function getAnnotation(doc: Document, key: string): string | undefined {
-  const node: unknown = annotationsOf(doc)?.get(key, true);
+  return annotationValue(annotationsOf(doc), key);
+}
+
+/** One annotation of an annotations mapping as a string, or undefined. */
+function annotationValue(annotations: YAMLMap | undefined, key: string): string | undefined {
+  const node: unknown = annotations?.get(key, true);
   // A function may store a plain value in a map it built (`map.set(key, "x")`).
   const value = isScalar(node) ? node.value : node;
   if (value === null || value === undefined || typeof value === "object") return undefined;
@@ -114,10 +119,11 @@ export interface ResourceLocation {
  * fallback; when a function changed only one form, the changed one wins (kpt's reconciliation).
  */
 export function readLocation(doc: Document, original?: ResourceLocation): ResourceLocation {
-  const internalPath = getAnnotation(doc, INTERNAL_PATH);
-  const legacyPath = getAnnotation(doc, LEGACY_PATH);
-  const internalIndex = getAnnotation(doc, INTERNAL_INDEX);
-  const legacyIndex = getAnnotation(doc, LEGACY_INDEX);
+  const annotations = annotationsOf(doc);
+  const internalPath = annotationValue(annotations, INTERNAL_PATH);
+  const legacyPath = annotationValue(annotations, LEGACY_PATH);
+  const internalIndex = annotationValue(annotations, INTERNAL_INDEX);
+  const legacyIndex = annotationValue(annotations, LEGACY_INDEX);
   const path = pickChanged(internalPath, legacyPath, original?.path);
   const indexText = pickChanged(
     internalIndex,
