@@ -16,7 +16,7 @@ import { fakeGitHubMissing, measureApiCalls } from "./api-calls.js";
 import { kptMissing, measureCli } from "./cli.js";
 import { measureInProcess } from "./in-process.js";
 import { generatedPackage, oneResourcePackage, realPackages } from "./packages.js";
-import { spread } from "./stats.js";
+import { spread, summary } from "./stats.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sharedDir = path.resolve(repoRoot, "../shared");
@@ -85,6 +85,11 @@ function countBytes(p) {
 }
 const gen = (n) => ({ ...generatedPackage(n), resources: n });
 
+/** 1-minute load averages taken at the start and after each part (the machine is shared). */
+const loadSamples = [];
+const sampleLoad = (when) => loadSamples.push({ when, load1: Number(os.loadavg()[0].toFixed(1)) });
+sampleLoad("start");
+
 const sizes = args.smallest ? [100] : [100, 1000, 10000];
 const rows = [];
 const results = { command: "", inProcess: [], cli: [], apiCalls: [], notes };
@@ -107,6 +112,8 @@ if (wants("in-process")) {
     });
   }
 }
+
+if (wants("in-process")) sampleLoad("after in-process");
 
 if (wants("cli")) {
   const missing = kptMissing();
@@ -151,6 +158,8 @@ if (wants("cli")) {
 function largest(cli) {
   return cli.find((r) => r.name === largestReal?.name);
 }
+
+if (wants("cli")) sampleLoad("after CLI");
 
 if (wants("api")) {
   const missing = fakeGitHubMissing(sharedDir);
@@ -212,6 +221,8 @@ if (wants("api")) {
   }
 }
 
+if (wants("api")) sampleLoad("after API");
+
 function verdict(ok, what) {
   return `${what}: ${ok ? "holds" : "MISSED"}`;
 }
@@ -222,7 +233,56 @@ results.machine = {
   cpus: os.cpus().length,
   node: process.version,
   loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
+  loadSamples,
 };
+results.targets = targetSummary();
+
+/**
+ * Issue 10's targets 1–3 in one line each: holds or not, with the figures (median [min–max]) they
+ * are judged on.
+ */
+function targetSummary() {
+  const out = [];
+  const gen = (n) => results.inProcess.find((r) => r.name === `gen-${n}`);
+  const cli = (name) => results.cli.find((r) => r.name === name);
+  const ratios = [1000, 10000].map(gen).filter(Boolean);
+  if (ratios.length > 0) {
+    const ok = ratios.every((r) => r.ratio.median <= 2);
+    out.push(
+      `1. in-process render ≤ 2× the parse+serialise floor at 1k and 10k resources: ${ok ? "holds" : "MISSED"} (${ratios
+        .map((r) => `${r.resources}: ${spread(r.ratio, 2)}×`)
+        .join("; ")})`,
+    );
+  }
+  const big = cli("gen-10000");
+  if (big) {
+    const rssOk = big.porchlight.rssMiB.median < 300;
+    out.push(
+      `2a. 10,000 resources, CLI peak RSS < 300 MiB: ${rssOk ? "holds" : "MISSED"} (${spread(big.porchlight.rssMiB, 0)} MiB; kpt ${big.kpt ? spread(big.kpt.rssMiB, 0) : "absent"})`,
+    );
+    if (big.speedup)
+      out.push(
+        `2b. 10,000 resources, ≥ 6× faster than kpt with identity exec functions: ${big.speedup.median >= 6 ? "holds" : "MISSED"} (${spread(big.speedup, 2)}×; porchlight ${spread(big.porchlight.ms, 0)} ms, kpt ${spread(big.kpt.ms, 0)} ms)`,
+      );
+  }
+  const reals = results.cli.filter(
+    (r) => !r.name.startsWith("gen-") && r.name !== "one-resource" && r.speedup,
+  );
+  if (reals.length > 0) {
+    const faster = reals.filter((r) => r.speedup.median > 1);
+    const largest = reals.find((r) => r.name === largestReal?.name);
+    const speedups = summary(reals.map((r) => r.speedup.median));
+    out.push(
+      `3a. faster than kpt on every builtin-renderable real package: ${faster.length === reals.length ? "holds" : "MISSED"} (faster on ${faster.length} of ${reals.length}; per-package median speedups ${spread(speedups, 2)}×${largest ? `; largest, ${largest.name}: ${spread(largest.speedup, 2)}×` : ""})`,
+    );
+  }
+  const one = cli("one-resource");
+  if (one?.speedup)
+    out.push(
+      `3b. one-resource package within 1.5× of kpt's whole run: ${one.speedup.median >= 1 / 1.5 ? "holds" : "MISSED"} (kpt / porchlight ${spread(one.speedup, 2)}; porchlight ${spread(one.porchlight.ms, 0)} ms, kpt ${spread(one.kpt.ms, 0)} ms)`,
+    );
+  return out;
+}
 
 const header = ["measure", "case", "porchlight", "baseline", "ratio", "target"];
 const table = [
@@ -231,6 +291,7 @@ const table = [
   ...rows.map((r) => `| ${header.map((h) => String(r[h] ?? "").replace(/\|/g, "\\|")).join(" | ")} |`),
 ].join("\n");
 console.log(table);
+for (const t of results.targets) console.log(t);
 for (const n of notes) console.log(`note: ${n}`);
 
 if (args.write) {
@@ -239,7 +300,7 @@ if (args.write) {
     path.join(repoRoot, "BENCHMARKS.md"),
     `# Benchmarks
 
-Made with \`${command}\` on ${results.machine.cpus} cores (shared; load average ${results.machine.loadAverage.join(" / ")}), Node ${results.machine.node}. A machine-readable copy is in \`bench/results.json\`.
+Made with \`${command}\` on ${results.machine.cpus} cores (shared; 1-minute load average ${loadSamples.map((l) => `${l.load1} ${l.when}`).join(", ")}), Node ${results.machine.node}. A machine-readable copy is in \`bench/results.json\`.
 
 Each cell is the median [min–max] over interleaved rounds; ratios are computed per round from measurements taken side by side, then summarised.
 
@@ -247,6 +308,12 @@ Each cell is the median [min–max] over interleaved rounds; ratios are computed
 - **CLI time**: the whole \`porchlight render <dir>\` process against \`kpt fn render --allow-exec <dir>\` on the same package with every pipeline step replaced by \`exec: cat\` (kpt's own floor), each on a fresh copy; ratio = kpt time / porchlight time (> 1: porchlight is faster).
 - **CLI peak RSS**: maximum resident set of the process (GNU time's %M), not heap growth.
 - **API calls per draft push**: every request the built app (\`probot run ./dist/src/index.js\`, unmodified) makes to ../shared/tools/fake-github after a draft push changing one file of one package, until the app is idle (git over HTTP included, the installation token aside). **App time** runs from the delivery to the app's last request; **app CPU time** is the CPU the app process (render workers included) used meanwhile: its own cost, without GitHub's serving time or the one-second pacing of its writes. The fake's \`createCommitOnBranch\` rewrites every tree of the repository (one \`git mktree\` per directory: seconds at 1,000 packages), where GitHub rewrites only the trees on the changed path, so the end-to-end time of a push into a large repository measures the fake more than the app.
+
+## Targets 1–3 (issue 10)
+
+${results.targets.map((t) => `- ${t}`).join("\n")}
+
+## Table
 
 ${table}
 ${notes.map((n) => `\nNote: ${n}`).join("")}
