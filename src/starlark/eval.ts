@@ -416,6 +416,313 @@ function exprStart(e: Expr): Pos {
   }
 }
 
+/** A basic block of go.starlark.net's compiler, reduced to its instructions' source positions. */
+interface PosBlock {
+  pos: Pos[];
+  jmp: PosBlock | null;
+  cjmp: PosBlock | null;
+}
+
+/**
+ * The source position go.starlark.net gives a slice operation. Its compiler records a position only on
+ * the instruction emitted right after a setPos; any other instruction inherits the last recorded one in
+ * the code's linear layout (blocks depth-first, fall-through successor first). SLICE sets none of its
+ * own beyond `[` before its operands, so it reports the last call, operator or name laid out before
+ * it. This replays the compilation of the slice over positions only.
+ */
+function slicePosition(e: Expr & { kind: "SliceExpr" }): Pos {
+  const newBlock = (): PosBlock => ({ pos: [], jmp: null, cjmp: null });
+  const entry = newBlock();
+  let cur = entry;
+  let pending: Pos = 0;
+  const setPos = (p: Pos) => {
+    pending = p;
+  };
+  const emit = () => {
+    if (pending !== 0) cur.pos.push(pending);
+    pending = 0;
+  };
+  const jump = (b: PosBlock) => {
+    cur.jmp = b;
+  };
+  const condjump = (t: PosBlock, f: PosBlock) => {
+    emit();
+    cur.cjmp = t;
+    cur.jmp = f;
+  };
+  const ifelse = (c: Expr, t: PosBlock, f: PosBlock): void => {
+    if (c.kind === "UnaryExpr" && c.op === T.NOT) {
+      ifelse(c.x!, f, t);
+      return;
+    }
+    if (c.kind === "BinaryExpr" && (c.op === T.AND || c.op === T.OR)) {
+      expr(c.x);
+      const y = newBlock();
+      if (c.op === T.AND) condjump(y, f);
+      else condjump(t, y);
+      cur = y;
+      ifelse(c.y, t, f);
+      return;
+    }
+    expr(c);
+    if (c.kind === "BinaryExpr" && c.op === T.NOT_IN) condjump(f, t);
+    else condjump(t, f);
+  };
+  const assign = (pos: Pos, lhs: Expr): void => {
+    if (lhs.kind === "ParenExpr") {
+      assign(pos, lhs.x);
+      return;
+    }
+    if (lhs.kind === "TupleExpr" || lhs.kind === "ListExpr") {
+      setPos(pos);
+      emit();
+      for (const x of lhs.list) assign(pos, x);
+      return;
+    }
+    emit();
+  };
+  const comprehension = (c: Comprehension, i: number): void => {
+    const clause = c.clauses[i];
+    if (clause === undefined) {
+      emit();
+      const body = c.body;
+      if (body.kind === "DictEntry") {
+        expr(body.key);
+        expr(body.value);
+        setPos(body.colon);
+      } else {
+        expr(body);
+      }
+      emit();
+      return;
+    }
+    if (clause.kind === "IfClause") {
+      const t = newBlock();
+      const done = newBlock();
+      ifelse(clause.cond, t, done);
+      cur = t;
+      comprehension(c, i + 1);
+      jump(done);
+      cur = done;
+      return;
+    }
+    const head = newBlock();
+    const body = newBlock();
+    const tail = newBlock();
+    expr(clause.x);
+    setPos(clause.forPos);
+    emit();
+    jump(head);
+    cur = head;
+    condjump(tail, body);
+    cur = body;
+    assign(clause.forPos, clause.vars);
+    comprehension(c, i + 1);
+    jump(head);
+    cur = tail;
+    emit();
+  };
+  const sum = (e: Expr & { kind: "BinaryExpr" }) => {
+    const args: { x: Expr; plusPos: Pos }[] = [];
+    for (let plus = e; ; ) {
+      args.push({ x: unparen(plus.y), plusPos: plus.opPos });
+      const left = unparen(plus.x);
+      if (left.kind !== "BinaryExpr" || left.op !== T.PLUS) {
+        args.push({ x: left, plusPos: 0 });
+        break;
+      }
+      plus = left;
+    }
+    args.reverse();
+    // Adjacent string, bytes, list or tuple literals are folded into one operand.
+    const addable = (x: Expr): string =>
+      x.kind === "Literal" && (x.token === T.STRING || x.token === T.BYTES)
+        ? `${x.token}`
+        : x.kind === "ListExpr" || x.kind === "TupleExpr"
+          ? x.kind
+          : "";
+    for (let i = 0, n = 0; i < args.length; n++) {
+      const code = addable(args[i]!.x);
+      let j = i + 1;
+      if (code !== "") while (j < args.length && addable(args[j]!.x) === code) j++;
+      if (code === "ListExpr" || code === "TupleExpr") {
+        for (let k = i; k < j; k++) for (const x of (args[k]!.x as Expr & { list: Expr[] }).list) expr(x);
+        emit();
+      } else if (j > i + 1) emit();
+      else expr(args[i]!.x);
+      if (n > 0) {
+        setPos(args[i]!.plusPos);
+        emit();
+      }
+      i = j;
+    }
+  };
+  const expr = (e: Expr): void => {
+    switch (e.kind) {
+      case "ParenExpr": {
+        expr(e.x);
+        return;
+      }
+      case "Ident":
+        if (e.binding?.scope !== Scope.Universal) setPos(e.pos);
+        {
+          emit();
+          return;
+        }
+      case "Literal": {
+        emit();
+        return;
+      }
+      case "ListExpr":
+      case "TupleExpr":
+        for (const x of e.list) expr(x);
+        {
+          emit();
+          return;
+        }
+      case "DictExpr":
+        emit();
+        for (const entry of e.list as DictEntry[]) {
+          emit();
+          expr(entry.key);
+          expr(entry.value);
+          setPos(entry.colon);
+          emit();
+        }
+        return;
+      case "CondExpr": {
+        const t = newBlock();
+        const f = newBlock();
+        const done = newBlock();
+        ifelse(e.cond, t, f);
+        cur = t;
+        expr(e.t);
+        jump(done);
+        cur = f;
+        expr(e.f);
+        jump(done);
+        cur = done;
+        return;
+      }
+      case "IndexExpr":
+        expr(e.x);
+        expr(e.y);
+        setPos(e.lbrack);
+        {
+          emit();
+          return;
+        }
+      case "SliceExpr":
+        setPos(e.lbrack);
+        expr(e.x);
+        for (const x of [e.lo, e.hi, e.step]) {
+          if (x) expr(x);
+          else emit();
+        }
+        {
+          emit();
+          return;
+        }
+      case "Comprehension":
+        emit();
+        {
+          comprehension(e, 0);
+          return;
+        }
+      case "UnaryExpr":
+        expr(e.x!);
+        setPos(e.opPos);
+        {
+          emit();
+          return;
+        }
+      case "BinaryExpr": {
+        if (e.op === T.AND || e.op === T.OR) {
+          const done = newBlock();
+          const y = newBlock();
+          expr(e.x);
+          emit();
+          if (e.op === T.AND) condjump(y, done);
+          else condjump(done, y);
+          cur = y;
+          emit();
+          expr(e.y);
+          jump(done);
+          cur = done;
+          return;
+        }
+        if (e.op === T.PLUS) {
+          sum(e);
+          return;
+        }
+        expr(e.x);
+        expr(e.y);
+        setPos(e.opPos);
+        emit();
+        return;
+      }
+      case "DotExpr":
+        expr(e.x);
+        setPos(e.dot);
+        {
+          emit();
+          return;
+        }
+      case "CallExpr": {
+        expr(e.fn);
+        const rest: Expr[] = [];
+        for (const a of e.args) {
+          if (a.kind === "BinaryExpr" && a.op === T.EQ) {
+            emit();
+            expr(a.y);
+          } else if (a.kind === "UnaryExpr" && (a.op === T.STAR || a.op === T.STARSTAR)) {
+            rest.push(a.x!);
+          } else {
+            expr(a);
+          }
+        }
+        for (const x of rest) expr(x);
+        setPos(e.lparen);
+        emit();
+        return;
+      }
+      case "LambdaExpr":
+        setPos(e.lambdaPos);
+        for (const p of e.params) if (p.kind === "BinaryExpr") expr(p.y);
+        for (let i = 0; i < (e.fn?.freeVars.length ?? 0); i++) emit();
+        emit();
+        {
+          emit();
+          return;
+        }
+    }
+  };
+  setPos(e.lbrack);
+  expr(e.x);
+  for (const x of [e.lo, e.hi, e.step]) {
+    if (x) expr(x);
+    else emit();
+  }
+  if (pending !== 0) return pending;
+  // The slice's own instruction comes next in `cur`; lay the blocks out up to it.
+  const last = cur;
+  let found: Pos = 0;
+  let done = false;
+  const visit = (b: PosBlock | null, seen: Set<PosBlock>): void => {
+    if (b === null || done || seen.has(b)) return;
+    seen.add(b);
+    if (b.pos.length > 0) found = b.pos[b.pos.length - 1]!;
+    if (b === last) {
+      done = true;
+      return;
+    }
+    visit(b.jmp, seen);
+    visit(b.cjmp, seen);
+  };
+  visit(entry, new Set());
+  return found !== 0 ? found : e.lbrack;
+}
+
 /**
  * The position go.starlark.net reports for a function's frame before it executes anything (argument
  * binding errors, the recursion check): that of its first instruction, i.e. the last position set
@@ -1023,7 +1330,7 @@ class FnCompiler {
         const lo = e.lo ? this.expr(e.lo) : null;
         const hi = e.hi ? this.expr(e.hi) : null;
         const st = e.step ? this.expr(e.step) : null;
-        const pos = e.lbrack;
+        const pos = slicePosition(e);
         return (fr) => {
           const x = X(fr);
           const a = lo ? lo(fr) : None;

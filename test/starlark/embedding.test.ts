@@ -85,6 +85,15 @@ describe("Starlark embedding API", () => {
     // A function's name is text of the script (UTF-8), printed as such.
     const named = evalError(() => exec("def é():\n    return 1 // 0\né()\n"));
     expect(named.backtrace()).toContain("  test.star:2:14: in é\n");
+    // A failing slice reports the last call, operator or name laid out before it, as go.starlark.net's
+    // compiler records positions (a conditional's true branch is laid out after; `and`'s right operand too).
+    const sliceCol = (src: string) => evalError(() => exec(src)).callStack.at(-1)?.col;
+    expect(sliceCol('print(repr("a,b,,c"[100:-100:0]))\n')).toBe(25);
+    expect(sliceCol('y = 1\nz = [1, 2, 3]["a":(1) if (y) else (y)]\n')).toBe(36);
+    expect(sliceCol('y = 1\nz = [1, 2, 3]["a":y if 1 else 1]\n')).toBe(14);
+    expect(sliceCol('y = 1\nz = [1, 2, 3]["a":(1) if not (y) else (2)]\n')).toBe(31);
+    expect(sliceCol('y = 1\nz = [1, 2, 3]["a":1 and y]\n')).toBe(14);
+    expect(sliceCol('y = 1\nz = [1, 2, 3]["a":1 or y]\n')).toBe(24);
     const builtinErr = evalError(() => exec("len(1)\n"));
     expect(builtinErr.backtrace()).toBe(
       "Traceback (most recent call last):\n  test.star:1:4: in <toplevel>\nError in len: len: value of type int has no len",
