@@ -17,6 +17,7 @@ import {
   unwrapText,
   writeResourceFiles,
 } from "./fn-io.js";
+import { createStepCollector } from "./heap.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
 import { parseRenderArgs, RENDER_USAGE, type RenderArgs } from "./render-args.js";
@@ -85,6 +86,7 @@ export async function runRender(argv: string[]): Promise<number> {
   }
   const files = await readPackageDir(pkgDir);
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
+  const afterStep = createStepCollector();
   const result = await renderPackage({
     files,
     runtime: createDefaultRuntime({ allowExec: args.allowExec }),
@@ -92,7 +94,10 @@ export async function runRender(argv: string[]): Promise<number> {
     packageDir: pkgDir,
     pushOnFailure: args.pushOnFailure,
     cwd: process.cwd(),
-    onEvent: printer.onEvent,
+    onEvent: (event) => {
+      printer.onEvent(event);
+      if (event.type === "step-end") afterStep();
+    },
     writeStatus: args.output === undefined,
     attribution: !process.env.KRM_DISABLE_ATTRIBUTION,
     imagePrefix: args.imagePrefix,
