@@ -160,7 +160,7 @@ const TOKEN_NAMES: string[] = [
   "int literal",
   "float literal",
   "string literal",
-  "bytes literal",
+  "", // bytes literal: go.starlark.net's tokenNames has no entry for it ("got , want ')'")
   "+",
   "-",
   "*",

@@ -27,8 +27,8 @@ describe("porchlight starlark", () => {
     expect(r.stdout).toBe(
       [
         `PASS ${fixtures}/eval/tuples.star (2 chunks)`,
-        `PASS ${fixtures}/syntax/testdata/parse.star (9 chunks)`,
-        "11 passed, 0 failed",
+        `PASS ${fixtures}/syntax/testdata/parse.star (10 chunks)`,
+        "12 passed, 0 failed",
         "",
       ].join("\n"),
     );
