@@ -105,8 +105,9 @@ function runScript(args: string[]): number {
     return 1;
   }
   const thread = new Thread({ name: path.basename(file) });
-  thread.print = (_t, msg) => {
-    process.stdout.write(`${msg}\n`);
+  // print writes the script's bytes as they are (a string may hold invalid UTF-8), as go.starlark.net does.
+  thread.printBytes = (_t, msg) => {
+    process.stdout.write(Buffer.from(`${msg}\n`, "latin1"));
   };
   const cache = new Map<string, ReadonlyMap<string, Value>>();
   const loading = new Set<string>();

@@ -548,7 +548,8 @@ const print: BuiltinFn = (th, args, kwargs) => {
   const [sep] = unpackArgs("print", [], kwargs, [["sep?", toStr]]) as [string?];
   const parts = args.map((v) => (v instanceof Bytes ? v.s : str(v)));
   const msg = parts.join(sep ?? " ");
-  th.print?.(th, fromBytes(msg));
+  if (th.printBytes !== null) th.printBytes(th, msg);
+  else th.print?.(th, fromBytes(msg));
   return None;
 };
 

@@ -113,6 +113,11 @@ export class Thread {
   name: string;
   /** receives `print` output (a JS string, already decoded from UTF-8); default: ignored */
   print: ((thread: Thread, msg: string) => void) | null = null;
+  /**
+   * receives `print` output as the script built it (a byte string: UTF-8 as latin1, possibly invalid);
+   * when set, it is called instead of {@link print} (a terminal writes the bytes as go.starlark.net does)
+   */
+  printBytes: ((thread: Thread, msg: string) => void) | null = null;
   /** resolves `load` statements; default: load is not available */
   load: Loader | null = null;
   /** steps executed so far */

@@ -58,6 +58,11 @@ describe("porchlight starlark", () => {
     expect(loaded.stdout).toBe("42 [1, 2]\n");
     expect(loaded.stderr).toContain("Error in append: append: cannot append to frozen list");
     expect(loaded.code).toBe(1);
+    // A string holding invalid UTF-8 (half of é) is printed byte for byte.
+    const half = path.join(dir, "half.star");
+    writeFileSync(half, 'print("é"[0:1], "é")\n');
+    const raw = spawnSync(process.execPath, [bin, "starlark", "run", half], { cwd: repoRoot });
+    expect([...raw.stdout]).toEqual([0xc3, 0x20, 0xc3, 0xa9, 0x0a]);
     const bad = path.join(dir, "bad.star");
     writeFileSync(bad, 'def f():\n    fail("boom", 1)\nf()\n');
     const r = cli(["starlark", "run", bad]);
