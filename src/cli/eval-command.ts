@@ -112,7 +112,7 @@ function stdinResources(text: string): Document[] {
           : items.commentBefore;
       }
       return items.items.filter(isMap).map((node) => {
-        const doc = new Document();
+        const doc = new Document(undefined, { customTags: ["binary", "timestamp"] });
         doc.contents = node;
         return doc;
       });

@@ -4,7 +4,7 @@
  */
 import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Document, isMap, isSeq, type YAMLMap } from "yaml";
+import { Document, isMap, isNode, isSeq, type YAMLMap } from "yaml";
 import { getAnnotation, SEQ_INDENT, stripPipelineAnnotations } from "../krm/annotations.js";
 import type { KrmResource } from "../krm/resource-list.js";
 import {
@@ -66,12 +66,22 @@ export async function ensureResultsDir(dir: string): Promise<string | undefined>
  * (compact sequences throughout, Go's yaml.v3 formatting: no blank lines, unpadded flow maps).
  */
 export function resourceListText(resources: KrmResource[]): string {
-  const list = new Document({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items: [] });
+  const list = new Document(
+    { apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items: [] },
+    { customTags: ["binary", "timestamp"] },
+  );
   const items: unknown = (list.contents as YAMLMap).get("items", true);
   if (!isSeq(items)) return list.toString();
   for (const doc of resources) {
     const node = doc.contents;
-    if (isMap(node) && doc.commentBefore) node.commentBefore = doc.commentBefore;
+    if (isMap(node)) {
+      // yaml.v3 writes the head comment of an item's first key above the item's `- `.
+      const key = node.items[0]?.key;
+      const keyComment = isNode(key) ? key.commentBefore : undefined;
+      const comments = [doc.commentBefore, node.commentBefore, keyComment].filter((c): c is string => !!c);
+      if (comments.length > 0) node.commentBefore = comments.join("\n");
+      if (isNode(key)) key.commentBefore = undefined;
+    }
     items.items.push(node);
   }
   goNormalize(list);

@@ -97,7 +97,7 @@ export function composeFiles(options: {
     list.sort((a, b) => a.index - b.index || a.order - b.order);
     const docs = list.map((p) => {
       const style = getAnnotation(p.entry.doc, SEQ_INDENT);
-      stripPipelineAnnotations(p.entry.doc, p.entry.createdAnnotations);
+      stripPipelineAnnotations(p.entry.doc, true);
       return {
         doc: p.entry.doc,
         origin: p.entry.origin,
@@ -105,7 +105,7 @@ export function composeFiles(options: {
         seqIndent: style === "wide" || style === "compact" ? style : undefined,
       } satisfies DocumentToWrite;
     });
-    const text = renderFileText({ path: file, docs, original: options.parsed.get(file) });
+    const text = renderFileText({ path: file, docs });
     out.set(file, encoder.encode(text));
   }
   for (const file of options.inputFiles) {

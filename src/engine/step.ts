@@ -21,6 +21,7 @@ import { copyComments } from "../krm/comments.js";
 import { syncFieldOrder } from "../krm/field-order.js";
 import type { FunctionResult } from "../krm/resource-list.js";
 import { type DocumentShape, documentShape } from "../krm/resource-shape.js";
+import { foldDocumentComment } from "../krm/yaml-io.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
 import type { PipelineStep } from "./function-config.js";
@@ -218,11 +219,16 @@ function mapOutputs(
           [LEGACY_PATH, file],
         ]);
       }
+      foldDocumentComment(doc);
       return { doc, pkg: named ?? pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
     }
     const shape = shapes ? shapes[sourceIndex!] : documentShape(source.doc);
     copyComments(shape, doc);
     syncFieldOrder(shape, doc);
+    // A resource that went through a function comes back as a ResourceList item: a comment its document
+    // started with, set apart by a blank line, is now the first key's (the blank line goes), whatever
+    // the runtime (kpt's function runner round trip).
+    foldDocumentComment(doc);
     return {
       doc,
       pkg: named ?? source.pkg,

@@ -93,19 +93,19 @@ export function setAnnotations(doc: Document, values: ReadonlyArray<[string, str
 }
 
 /**
- * Removes the pipeline annotations. When the annotations map ends up empty it is removed too
- * (kyaml's `ClearEmptyAnnotations`) if `dropEmpty` is set: the engine created it, or it held
- * annotations when read (kpt's own path/index included). A map the user wrote empty
- * (`annotations: {}`) is read with `dropEmpty` false and stays, so an untouched document keeps its bytes.
+ * Removes the pipeline annotations. When `dropEmpty` is set, an annotations map that ends up empty,
+ * or was empty or null to begin with (`annotations: {}`), is removed too: kyaml's writer clears empty
+ * annotations of every resource it writes.
  */
 export function stripPipelineAnnotations(doc: Document, dropEmpty: boolean): void {
   const ann = annotationsOf(doc);
-  if (!ann) return;
-  for (const key of PIPELINE_ANNOTATIONS) ann.delete(key);
-  if (ann.items.length === 0 && dropEmpty) {
-    const meta: unknown = (doc.contents as YAMLMap).get("metadata", true);
-    if (isMap(meta)) meta.delete("annotations");
-  }
+  if (ann) for (const key of PIPELINE_ANNOTATIONS) ann.delete(key);
+  if (!dropEmpty || !isMap(doc.contents)) return;
+  const meta: unknown = doc.contents.get("metadata", true);
+  if (!isMap(meta)) return;
+  const value: unknown = meta.get("annotations", true);
+  if ((ann && ann.items.length === 0) || (isScalar(value) && value.value === null))
+    meta.delete("annotations");
 }
 
 /** Where a resource lives: file path (relative to its package) and document index. */

@@ -23,7 +23,6 @@ import {
   type ToStringOptions,
 } from "yaml";
 import { goDoubleQuoted, goStringStyle } from "./go-yaml-style.js";
-import { compareWithFingerprint, type Fingerprint, fingerprint } from "./same-document.js";
 import { toYamlSyntaxError } from "./yaml-errors.js";
 
 /** kyaml's sequence indentation styles. */
@@ -34,8 +33,6 @@ export interface ParsedDocument {
   doc: Document;
   /** The document's original text (separator line excluded), or undefined when it could not be located. */
   source: string | undefined;
-  /** What the document serialized from when read, to tell whether a function changed it. */
-  fingerprint: Fingerprint;
   /** Position among the file's non-empty documents (kpt's `config.kubernetes.io/index`). */
   index: number;
   /** The document's own sequence indentation (kyaml derives it per document). */
@@ -137,7 +134,7 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
   const docs: ParsedDocument[] = contentDocs.map((doc, index) => {
     const source = sourceOk ? contentChunks[index] : undefined;
     const seqIndent = deriveSeqIndentStyle(source ?? docText(doc, text));
-    return { doc, source, fingerprint: fingerprint(doc), index, seqIndent };
+    return { doc, source, index, seqIndent };
   });
   return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndentStyle(text), docs };
 }
@@ -217,28 +214,6 @@ function docText(doc: Document, text: string): string {
 
 function isBlankChunk(chunk: string): boolean {
   return chunk.split("\n").every((l) => l.trim() === "" || l.trimStart().startsWith("#"));
-}
-
-/** Files parsed again to serialize a document as read (see `isUnchanged`). */
-const parsedAgain = new WeakMap<ParsedFile, ParsedFile>();
-
-/**
- * Whether a document still serializes as it did when read: compared with its fingerprint; when that
- * cannot tell, the document as read (parsed again from the file's text) and as it is now are both
- * serialized.
- */
-function isUnchanged(doc: Document, parsed: ParsedDocument, file: ParsedFile): boolean {
-  const sameness = compareWithFingerprint(doc, parsed.fingerprint);
-  if (sameness !== "unknown") return sameness === "same";
-  let again = parsedAgain.get(file);
-  if (!again) {
-    again = parseYamlFile(file.path, file.text);
-    parsedAgain.set(file, again);
-  }
-  const asRead = again.docs[parsed.index]?.doc;
-  return (
-    asRead !== undefined && documentText(doc, parsed.seqIndent) === documentText(asRead, parsed.seqIndent)
-  );
 }
 
 /**
@@ -366,12 +341,22 @@ function keepSourceText<T extends Schema["tags"][number]>(tag: T): T {
           resolved = undefined;
         }
         const value = isScalar(resolved) ? resolved.value : resolved;
-        if (Object.is(value, item.value) || (typeof value === "bigint" && value === item.value))
-          return source;
+        if (sameValue(value, item.value)) return source;
       }
+      // The \`yaml\` package folds !!binary text to the line width, which kyaml leaves unlimited.
+      if (item.value instanceof Uint8Array) return Buffer.from(item.value).toString("base64");
       return original ? original(item, ctx, onComment, onChompKeep) : String(item.value);
     },
   } as T;
+}
+
+/** Whether a scalar's value equals the value its source text resolves to (bytes and dates by content). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (a instanceof Uint8Array && b instanceof Uint8Array)
+    return a.length === b.length && a.every((byte, i) => byte === b[i]);
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return false;
 }
 
 /** Functions may store plain JS values in collections; turn them into nodes so their style can be set. */
@@ -395,15 +380,30 @@ function normalizeNode(node: Node): void {
   if (isScalar(node) && node.type === undefined && typeof node.value === "string") {
     node.type = goStringStyle(node.value);
   }
-  // yaml.v3 (as kpt configures it) writes a folded block as a double-quoted string.
+  // yaml.v3 (as kpt configures it) writes a folded block as a double-quoted string, and a literal
+  // block too when its text cannot be a block (see blockAllowed).
   if (isScalar(node) && node.type === Scalar.BLOCK_FOLDED) node.type = Scalar.QUOTE_DOUBLE;
+  if (isScalar(node) && node.type === Scalar.BLOCK_LITERAL && !blockAllowed(String(node.value))) {
+    node.type = Scalar.QUOTE_DOUBLE;
+  }
 }
 
+/**
+ * yaml.v3's emitter (`analyze_scalar`) refuses the block styles for a value that ends with a space,
+ * has a space right before a line break, or holds a character it cannot print (control characters
+ * other than tab and line breaks, a byte order mark); such a value is written double-quoted.
+ */
+function blockAllowed(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters yaml.v3 cannot print
+  return !/ $| [\n\r]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]/.test(value);
+}
+
+/**
+ * yaml.v3 writes a comment block without the blank lines that set it apart from the nodes around it;
+ * blank lines between the comment's own lines stay.
+ */
 function collapseBlankLines(comment: string): string {
-  return comment
-    .split("\n")
-    .filter((line) => line !== "")
-    .join("\n");
+  return comment.replace(/^\n+|\n+$/g, "");
 }
 
 /** One document to write into a file, with where it came from (if read from disk). */
@@ -419,39 +419,16 @@ export interface DocumentToWrite {
 }
 
 /**
- * The text of a file holding `docs` in order. When every document is unchanged and the file holds
- * exactly its original documents, the original bytes come back (CRLF line endings become LF, as
- * kyaml writes them); otherwise unchanged documents keep their original text and changed ones are
- * serialized kyaml-style (each with its own sequence indentation), joined by `---` lines.
+ * The text of a file holding `docs` in order, as kyaml writes it: every document serialized the way
+ * Go's yaml.v3 writes it (each with its own sequence indentation), joined by `---` lines. kpt writes
+ * every resource it read back through kyaml, so a document no function changed is normalized too
+ * (blank lines between nodes dropped, trailing spaces cut, long plain scalars on one line, CRLF as LF);
+ * a document already in that form comes back byte for byte.
  */
-export function renderFileText(options: {
-  path: string;
-  docs: readonly DocumentToWrite[];
-  original: ParsedFile | undefined;
-}): string {
-  const { docs, original } = options;
-  const styleOf = (d: DocumentToWrite): SeqIndent => d.seqIndent ?? d.origin?.seqIndent ?? "compact";
-  const unchanged = docs.map(
-    (d) =>
-      d.origin !== undefined &&
-      d.originFile !== undefined &&
-      styleOf(d) === d.origin.seqIndent &&
-      isUnchanged(d.doc, d.origin, d.originFile),
-  );
-  if (
-    original &&
-    docs.length === original.docs.length &&
-    docs.every((d, i) => d.origin === original.docs[i] && unchanged[i])
-  ) {
-    // kyaml writes LF line endings: a CRLF file comes back with LF (kpt's format-on-success).
-    return original.text.replace(/\r\n/g, "\n");
-  }
-  const parts = docs.map((d, i) => {
-    const source = d.origin?.source?.replace(/\r\n/g, "\n");
-    if (unchanged[i] && source !== undefined) return source.endsWith("\n") ? source : `${source}\n`;
-    return serializeChanged(d.doc, styleOf(d));
-  });
-  return parts.join("---\n");
+export function renderFileText(options: { path: string; docs: readonly DocumentToWrite[] }): string {
+  return options.docs
+    .map((d) => serializeChanged(d.doc, d.seqIndent ?? d.origin?.seqIndent ?? "compact"))
+    .join("---\n");
 }
 
 /** Whether a value is a yaml Document (for defensive checks on function output). */
@@ -460,15 +437,21 @@ export function isYamlDocument(value: unknown): value is Document {
 }
 
 /**
- * Moves a document's leading comment (which the \`yaml\` package separates from the content by an
- * empty line) onto the first key, as kpt's ResourceList round trip of out-of-place output does.
+ * Moves a document's leading comment that a blank line sets apart from the content onto the first key
+ * (the blank line goes), as kpt's function round trip does for every resource a function returns: in a
+ * ResourceList the comment is the item's, directly above its first key.
  */
 export function foldDocumentComment(doc: Document): void {
-  if (!doc.commentBefore) return;
   const contents = doc.contents;
-  if (isMap(contents) && contents.items.length > 0 && isNode(contents.items[0].key)) {
-    const key = contents.items[0].key;
-    key.commentBefore = key.commentBefore ? `${doc.commentBefore}\n${key.commentBefore}` : doc.commentBefore;
-    doc.commentBefore = null;
-  }
+  if (!isMap(contents) || contents.items.length === 0 || !isNode(contents.items[0].key)) return;
+  const key = contents.items[0].key;
+  // After a `---` line the parser gives the comment to the mapping, a trailing newline for the blank line.
+  const own = contents.commentBefore?.replace(/\n+$/, "");
+  const before = [doc.commentBefore?.replace(/\n+$/, ""), own, key.commentBefore].filter(
+    (c): c is string => typeof c === "string" && c !== "",
+  );
+  if (before.length === 0 || (!doc.commentBefore && contents.commentBefore === own)) return;
+  key.commentBefore = before.join("\n");
+  doc.commentBefore = null;
+  contents.commentBefore = null;
 }

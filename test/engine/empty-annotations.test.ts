@@ -14,15 +14,20 @@ function pkg(kptfile: string, resource: string): Map<string, Uint8Array> {
 }
 
 describe("metadata.annotations across a render", () => {
-  it("keeps an `annotations: {}` the user wrote on a resource no function changed", async () => {
-    const resource = "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  annotations: {}\n  name: sa\n";
+  it("drops an empty or null `annotations` the user wrote, as kyaml's writer does (checked with kpt)", async () => {
+    const resource =
+      "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  annotations: {}\n  name: sa\n---\n" +
+      "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: sb\n  annotations:\n  labels: {}\n";
     const result = await renderPackage({
       files: pkg(KPTFILE, resource),
       runtime: testRuntime(),
       packageName: "pkg",
     });
     expect(result.ok).toBe(true);
-    expect(fileText(result.files, "sa.yaml")).toBe(resource);
+    expect(fileText(result.files, "sa.yaml")).toBe(
+      "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: sa\n---\n" +
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: sb\n  labels: {}\n",
+    );
   });
 
   it("adds no annotations map to a resource that had none", async () => {

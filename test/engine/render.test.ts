@@ -116,7 +116,7 @@ describe("renderPackage", () => {
     expect(fileText(result.files, ".hidden/secret.yaml")).toBe(fileText(files, ".hidden/secret.yaml"));
   });
 
-  it("writes a document no function changed back byte for byte", async () => {
+  it("writes a document no function changed as kpt does (kyaml's writer normalizes it)", async () => {
     const base = await loadFixture("app");
     const odd =
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n    name:    spaced   # odd spacing\ndata: {a: 1}\n";
@@ -127,7 +127,10 @@ describe("renderPackage", () => {
     );
     const { result } = await render("app", { files });
     expect(result.ok).toBe(true);
-    expect(fileText(result.files, "odd.yaml")).toBe(odd);
+    // As kpt fn render writes it (checked with kpt).
+    expect(fileText(result.files, "odd.yaml")).toBe(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: spaced # odd spacing\ndata: {a: 1}\n",
+    );
   });
 
   it("is idempotent: rendering the rendered package changes nothing", async () => {

@@ -2,27 +2,53 @@
  * The KRM function wire format (kpt function spec): a `config.kubernetes.io/v1` `ResourceList` as one
  * YAML document on stdin/stdout. Items keep their comments on the way in and out.
  */
-import { Document, isMap, isNode, isScalar, isSeq, type Node, parseDocument, visit, YAMLSeq } from "yaml";
+import {
+  Document,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  type Node,
+  parseDocument,
+  type SchemaOptions,
+  visit,
+  YAMLSeq,
+} from "yaml";
 import { getAnnotation, LEGACY_RESOURCE_ID, RESOURCE_ID } from "../../krm/annotations.js";
 import { copyComments } from "../../krm/comments.js";
 import { syncFieldOrder } from "../../krm/field-order.js";
 import type { FunctionResult, KrmResource, ResourceList, ResultSeverity } from "../../krm/resource-list.js";
 import { restoreKeyLineComments } from "../../krm/yaml-io.js";
 
+/** Explicitly tagged !!binary / !!timestamp values (Buffer, Date) need their tags to be written. */
+const WITH_TAGS: SchemaOptions = { customTags: ["binary", "timestamp"] };
+
+/**
+ * An item's content for the wire, its leading comments on its first key: a comment written above an
+ * item's `- ` would be read back as the previous item's (after a trailing null value, `data:`), so it
+ * travels inside the item, where it is read back as the item's own.
+ */
 function contentsWithComments(doc: KrmResource): Node | null {
   const clone = doc.clone();
   const contents = clone.contents as Node | null;
-  if (contents && clone.commentBefore) {
-    contents.commentBefore = contents.commentBefore
-      ? `${clone.commentBefore}\n${contents.commentBefore}`
-      : clone.commentBefore;
+  const leading = [clone.commentBefore, contents?.commentBefore]
+    .map((c) => c?.replace(/\n+$/, ""))
+    .filter((c): c is string => !!c);
+  if (!contents || leading.length === 0) return contents;
+  const first = isMap(contents) ? contents.items[0] : undefined;
+  if (first && isNode(first.key)) {
+    if (first.key.commentBefore) leading.push(first.key.commentBefore);
+    first.key.commentBefore = leading.join("\n");
+    contents.commentBefore = null;
+  } else {
+    contents.commentBefore = leading.join("\n");
   }
   return contents;
 }
 
 /** Serialises a ResourceList for a function's stdin (YAML, block style). */
 export function serializeResourceList(list: ResourceList): string {
-  const out = new Document({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList" });
+  const out = new Document({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList" }, WITH_TAGS);
   const items = new YAMLSeq();
   for (const doc of list.items) items.items.push(contentsWithComments(doc));
   out.set("items", items);
@@ -70,7 +96,7 @@ export function parseResourceList(text: string): ResourceList {
   if (isSeq(itemsNode)) {
     for (const node of itemsNode.items) {
       if (!isMap(node)) continue;
-      const item = new Document();
+      const item = new Document(undefined, WITH_TAGS);
       item.contents = node;
       items.push(item);
     }
@@ -78,7 +104,7 @@ export function parseResourceList(text: string): ResourceList {
   const list: ResourceList = { items, results: [] };
   const fc = root.get("functionConfig", true);
   if (isMap(fc)) {
-    const fcDoc = new Document();
+    const fcDoc = new Document(undefined, WITH_TAGS);
     fcDoc.contents = fc;
     list.functionConfig = fcDoc;
   }

@@ -23,7 +23,6 @@ import {
 } from "yaml";
 import { getAnnotation, RESOURCE_ID } from "../../../krm/annotations.js";
 import type { KrmResource } from "../../../krm/resource-list.js";
-import { foldDocumentComment } from "../../../krm/yaml-io.js";
 import {
   Dict,
   equal,
@@ -223,9 +222,6 @@ export function writeBack(inputs: readonly KrmResource[], items: Value): KrmReso
     // The input document is this run's own copy; a resource the script duplicated gets a copy each.
     const doc = (claims.get(id!) ?? 0) > 1 ? source.clone() : source;
     doc.contents = reconcile(doc, doc.contents, item, 1) as YAMLMap;
-    // What kpt's CopyComments does with a resource that came back from the function: a comment the
-    // document starts with, set apart by a blank line, ends up on the first key (the blank line goes).
-    foldDocumentComment(doc);
     return doc;
   });
 }
