@@ -15,13 +15,14 @@ import {
   RESOURCE_ID,
   readLocation,
   setAnnotations,
+  stripPipelineAnnotations,
 } from "../krm/annotations.js";
 import { cloneDocument } from "../krm/clone.js";
 import { copyComments } from "../krm/comments.js";
 import { syncFieldOrder } from "../krm/field-order.js";
 import type { FunctionResult } from "../krm/resource-list.js";
 import { type DocumentShape, documentShape } from "../krm/resource-shape.js";
-import { foldDocumentComment } from "../krm/yaml-io.js";
+import { foldReturnedResourceComment } from "../krm/yaml-io.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
 import type { PipelineStep } from "./function-config.js";
@@ -209,6 +210,8 @@ function mapOutputs(
     const ann = annotationsOf(doc);
     ann?.delete(RESOURCE_ID);
     if (packagePaths) ann?.delete(PACKAGE_PATH);
+    // The map that only carried the engine's id goes with it (kyaml's writer clears empty annotations).
+    if (ann && ann.items.length === 0) stripPipelineAnnotations(doc, true);
     if (!source) {
       // kyaml's FunctionFilter names a generated resource's file right away (`DefaultPathAnnotation`):
       // `[<namespace>/]<kind>_<name>.yaml` as the resource is now, whatever later steps change.
@@ -219,16 +222,15 @@ function mapOutputs(
           [LEGACY_PATH, file],
         ]);
       }
-      foldDocumentComment(doc);
+      foldReturnedResourceComment(doc);
       return { doc, pkg: named ?? pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
     }
     const shape = shapes ? shapes[sourceIndex!] : documentShape(source.doc);
     copyComments(shape, doc);
     syncFieldOrder(shape, doc);
-    // A resource that went through a function comes back as a ResourceList item: a comment its document
-    // started with, set apart by a blank line, is now the first key's (the blank line goes), whatever
-    // the runtime (kpt's function runner round trip).
-    foldDocumentComment(doc);
+    // A resource that went through a function comes back as a ResourceList item: the comments its
+    // document started with are now the first key's, whatever the runtime (kpt's function round trip).
+    foldReturnedResourceComment(doc);
     return {
       doc,
       pkg: named ?? source.pkg,

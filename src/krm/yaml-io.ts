@@ -242,9 +242,10 @@ export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
   const text = documentText(doc, seqIndent, goStringifyOptions(seqIndent));
   doc.comment = foot;
   if (!foot) return text;
+  // Blank lines between the comment's lines stay blank.
   return `${text}${foot
     .split("\n")
-    .map((line) => `#${line}`)
+    .map((line) => (line === "" ? "" : `#${line}`))
     .join("\n")}\n`;
 }
 
@@ -300,9 +301,22 @@ function sameSchema(a: Schema, b: Schema): boolean {
 function goSchemaFor(schema: Schema): Schema {
   for (const entry of goSchemas) if (sameSchema(entry.from, schema)) return entry.to;
   const to = schema.clone();
-  to.tags = to.tags.map((tag) => goDoubleQuotes(keepSourceText(tag)));
+  const tags = to.tags;
+  to.tags = tags.map((tag) => goDoubleQuotes(keepSourceText(tag, tags)));
   if (goSchemas.length < 16) goSchemas.push({ from: schema, to });
   return to;
+}
+
+/**
+ * Makes `doc` print every scalar whose value still matches its source text as that text (`1e3`,
+ * `0x1F`, `9007199254740993`: integers beyond 2^53 and floats are JS doubles once parsed, so printing
+ * the value would change them), as Go's yaml.v3 keeps a node's text. Mutates the document's schema only.
+ */
+export function keepScalarText(doc: Document): void {
+  const schema = doc.schema.clone();
+  const tags = schema.tags;
+  schema.tags = tags.map((tag) => keepSourceText(tag, tags));
+  doc.schema = schema;
 }
 
 /** Strings the document asks to double-quote are written as yaml.v3 writes them (see goDoubleQuoted). */
@@ -322,9 +336,14 @@ function goDoubleQuotes<T extends Schema["tags"][number]>(tag: T): T {
 
 /**
  * Go's yaml.v3 keeps a scalar's text (`010`, `1e3`, `True`, `~`); the `yaml` package would print the
- * value canonically. A scalar whose value still matches its source text is printed as that text.
+ * value canonically. A scalar whose value still matches its source text is printed as that text: the
+ * text is resolved as the parser did, by the first of `tags` whose pattern matches it (the tag chosen
+ * to print a number is not always the one that read it: `.5` is read by `float`, printed by `floatNaN`).
  */
-function keepSourceText<T extends Schema["tags"][number]>(tag: T): T {
+function keepSourceText<T extends Schema["tags"][number]>(
+  tag: T,
+  tags: readonly Schema["tags"][number][],
+): T {
   if ((tag as { collection?: string }).collection || tag.tag === "tag:yaml.org,2002:str") return tag;
   if (typeof (tag as ScalarTag).resolve !== "function" || !(tag as ScalarTag).stringify) return tag;
   const scalarTag = tag as ScalarTag;
@@ -334,9 +353,17 @@ function keepSourceText<T extends Schema["tags"][number]>(tag: T): T {
     stringify(item, ctx, onComment, onChompKeep) {
       const source = item.source;
       if (typeof source === "string" && (item.type === undefined || item.type === Scalar.PLAIN)) {
+        const reader =
+          (tags.find(
+            (t) =>
+              !(t as { collection?: string }).collection &&
+              (t as ScalarTag).test instanceof RegExp &&
+              typeof (t as ScalarTag).resolve === "function" &&
+              (t as ScalarTag).test!.test(source),
+          ) as ScalarTag | undefined) ?? scalarTag;
         let resolved: unknown;
         try {
-          resolved = scalarTag.resolve(source, () => undefined, {} as never);
+          resolved = reader.resolve(source, () => undefined, {} as never);
         } catch {
           resolved = undefined;
         }
@@ -452,6 +479,31 @@ export function foldDocumentComment(doc: Document): void {
   );
   if (before.length === 0 || (!doc.commentBefore && contents.commentBefore === own)) return;
   key.commentBefore = before.join("\n");
+  doc.commentBefore = null;
+  contents.commentBefore = null;
+}
+
+/**
+ * What kpt's function round trip leaves of the comments that head a resource a function returned: one
+ * comment above the first key, without the last blank line among them (yaml.v3 reads the lines above
+ * that blank line as the document's head comment and the rest as the first key's; the trip through a
+ * ResourceList joins the two). Earlier blank lines stay. Mutates the document's comments only.
+ */
+export function foldReturnedResourceComment(doc: Document): void {
+  const contents = doc.contents;
+  if (!isMap(contents) || contents.items.length === 0 || !isNode(contents.items[0].key)) return;
+  const key = contents.items[0].key;
+  const lines: string[] = [];
+  for (const comment of [doc.commentBefore, contents.commentBefore, key.commentBefore]) {
+    // A trailing newline stands for a blank line between the comment and the content.
+    if (comment) lines.push(...comment.split("\n"));
+  }
+  while (lines[0] === "") lines.shift();
+  while (lines.at(-1) === "") lines.pop();
+  const last = lines.lastIndexOf("");
+  if (last !== -1) lines.splice(last, 1);
+  if (lines.length === 0) return;
+  key.commentBefore = lines.join("\n");
   doc.commentBefore = null;
   contents.commentBefore = null;
 }

@@ -205,6 +205,26 @@ describe("porchlight fn eval - (stdin)", () => {
       /^# the app\napiVersion: apps\/v1\nkind: Deployment\nmetadata:\n {2}name: web\n {2}annotations:\n {4}a: b\n/,
     );
   }, 60_000);
+
+  it("an exec function's items come back as kpt writes them: no annotations map added, numbers as written", () => {
+    const item = (name: string, rest: string) =>
+      `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ${name}\n${rest}`;
+    const list = (b: string, annotations: string) =>
+      "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+      item("a", "") +
+      item(b, `${annotations}  data:\n    big: 9007199254740993\n    e: 1e3\n    z: 0.0\n`);
+    const out = execFileSync(
+      process.execPath,
+      [cli, "fn", "eval", "-", "--exec", "sed s/name:\\ b/name:\\ c/"],
+      {
+        input: list("b", "    annotations: {}\n"),
+        encoding: "utf8",
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    // As kpt fn eval - writes it (checked with kpt).
+    expect(out).toBe(list("c", ""));
+  }, 60_000);
 });
 
 describe("porchlight fn render / fn list", () => {

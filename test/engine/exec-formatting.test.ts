@@ -108,4 +108,54 @@ describe("exec functions: what kpt writes after the trip through stdin and stdou
     );
     expect(fileText(result.files, "perimeter.yaml")).toBe(`${PERIMETER}\ndata:\n  a: "1"\n  b: "2"\n`);
   });
+
+  it("keeps the text of numbers a function left alone, also in a document it changed (checked with kpt)", async () => {
+    // Integers beyond 2^53 and floats are JS doubles once parsed: printing the value would change them.
+    const numbers = [
+      "  big: 9007199254740993",
+      "  min: -9223372036854775808",
+      "  huge: 12345678901234567890",
+      "  exp: 12e3",
+      "  e: 1e3",
+      "  zero: 0.0",
+      "  inf: 1e400",
+      "  hex: 0x1F",
+      "  oct: 0o17",
+      "  half: .5",
+      "  plus: +12",
+      "  lead: 012",
+    ];
+    const cm = ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: a", "data:", ...numbers, ""].join(
+      "\n",
+    );
+    const input = await loadFixture("exec-comments");
+    const kptfile = fileText(input, "Kptfile")!.replace("exec: cat", `exec: "sed 's/name: a$/name: b/'"`);
+    const result = await render(withFile(withFile(input, "Kptfile", kptfile), "numbers.yaml", cm));
+    expect(result.ok, JSON.stringify(result.status)).toBe(true);
+    expect(fileText(result.files, "numbers.yaml")).toBe(cm.replace("name: a", "name: b"));
+  });
+
+  it("drops the last blank line among a returned resource's head comments, keeps the others (checked with kpt)", async () => {
+    const body = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n";
+    // Head comment as read → as kpt fn render writes it after `exec: cat`.
+    const cases: Array<[string, string]> = [
+      ["# a\n# a2\n\n# b\n", "# a\n# a2\n# b\n"],
+      ["# a\n\n# b\n\n# c\n", "# a\n\n# b\n# c\n"],
+      ["# a\n#\n# a3\n\n# b\n", "# a\n#\n# a3\n# b\n"],
+      ["# a\n\n# b\n# b2\n", "# a\n# b\n# b2\n"],
+    ];
+    let files = await loadFixture("exec-comments");
+    cases.forEach(([head], i) => {
+      files = withFile(files, `c${i}.yaml`, head + body);
+    });
+    // Blank lines inside a comment further down, and in the document's foot comment, stay.
+    const inner = `${body}  # mid a\n\n  # mid b\n  namespace: x\n# foot a\n\n# foot b\n`;
+    files = withFile(files, "inner.yaml", inner);
+    const result = await render(files);
+    expect(result.ok, JSON.stringify(result.status)).toBe(true);
+    cases.forEach(([, written], i) => {
+      expect(fileText(result.files, `c${i}.yaml`)).toBe(written + body);
+    });
+    expect(fileText(result.files, "inner.yaml")).toBe(inner);
+  });
 });

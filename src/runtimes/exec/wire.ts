@@ -18,7 +18,7 @@ import { getAnnotation, LEGACY_RESOURCE_ID, RESOURCE_ID } from "../../krm/annota
 import { copyComments } from "../../krm/comments.js";
 import { syncFieldOrder } from "../../krm/field-order.js";
 import type { FunctionResult, KrmResource, ResourceList, ResultSeverity } from "../../krm/resource-list.js";
-import { restoreKeyLineComments } from "../../krm/yaml-io.js";
+import { keepScalarText, restoreKeyLineComments } from "../../krm/yaml-io.js";
 
 /** Explicitly tagged !!binary / !!timestamp values (Buffer, Date) need their tags to be written. */
 const WITH_TAGS: SchemaOptions = { customTags: ["binary", "timestamp"] };
@@ -46,13 +46,15 @@ function contentsWithComments(doc: KrmResource): Node | null {
   return contents;
 }
 
-/** Serialises a ResourceList for a function's stdin (YAML, block style). */
+/** Serialises a ResourceList for a function's stdin (YAML, block style, scalars as written). */
 export function serializeResourceList(list: ResourceList): string {
   const out = new Document({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList" }, WITH_TAGS);
   const items = new YAMLSeq();
   for (const doc of list.items) items.items.push(contentsWithComments(doc));
   out.set("items", items);
   if (list.functionConfig) out.set("functionConfig", contentsWithComments(list.functionConfig));
+  // Numbers go out as they were written (kpt hands a function its nodes' text, never a re-printed double).
+  keepScalarText(out);
   return out.toString({ lineWidth: 0 });
 }
 
