@@ -21,6 +21,8 @@ import {
   type ScalarTag,
   type Schema,
   type ToStringOptions,
+  type YAMLMap,
+  type YAMLSeq,
 } from "yaml";
 import { goDoubleQuoted, goStringStyle } from "./go-yaml-style.js";
 import { toYamlSyntaxError } from "./yaml-errors.js";
@@ -131,6 +133,13 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
   const contentDocs = list.filter((d) => !isNullDocument(d));
   const sourceOk = contentChunks.length === contentDocs.length;
   for (const doc of contentDocs) restoreKeyLineComments(doc, text);
+  // Without a `#` there is no comment to move.
+  if (text.includes("#")) {
+    for (const doc of contentDocs) {
+      restoreOuterComments(doc.contents, text);
+      restoreDocumentFoot(doc, text);
+    }
+  }
   const docs: ParsedDocument[] = contentDocs.map((doc, index) => {
     const source = sourceOk ? contentChunks[index] : undefined;
     const seqIndent = deriveSeqIndentStyle(source ?? docText(doc, text));
@@ -206,6 +215,110 @@ function eachPair(node: unknown, fn: (pair: Pair<unknown, unknown>) => void): vo
   }
 }
 
+/** A collection on the way down to a trailing comment: its column and the item after the one walked into. */
+interface Level {
+  node: YAMLMap | YAMLSeq;
+  indent: number;
+  next: unknown;
+}
+
+/**
+ * The \`yaml\` package gives every comment line after a nested block to the innermost collection, so
+ * lines written at a parent's indentation (`  # b's comment` after `a:`'s block) would be printed at
+ * the nested one. Go's yaml.v3 keeps them at their level: each line goes to the outermost collection
+ * still open at its column — the head comment of that collection's next item, or its own trailing
+ * comment when none follows. A blank line where a comment changes level goes (as yaml.v3 writes it).
+ * `text` is the source the nodes were parsed from (their ranges index into it).
+ */
+export function restoreOuterComments(node: unknown, text: string, levels: Level[] = []): void {
+  if (!(isMap(node) || isSeq(node)) || node.flow || !node.range) return;
+  const lineStart = text.lastIndexOf("\n", node.range[0] - 1) + 1;
+  const level: Level = { node, indent: node.range[0] - lineStart, next: undefined };
+  if (node.comment && levels.length > 0) splitTrailingComment(node, text, [...levels, level]);
+  const items = node.items as unknown[];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const child = isPair(item) ? item.value : item;
+    if (!isMap(child) && !isSeq(child)) continue;
+    restoreOuterComments(child, text, [...levels, { ...level, next: items[i + 1] }]);
+  }
+}
+
+function splitTrailingComment(node: YAMLMap | YAMLSeq, text: string, levels: Level[]): void {
+  const range = node.range!;
+  const source = text
+    .slice(range[1], range[2])
+    .split("\n")
+    .map((line) => /^( *)#(.*?)\r?$/.exec(line) ?? (line.trim() === "" ? "" : undefined));
+  if (source.some((line) => line === undefined)) return;
+  const written = source.filter((line): line is RegExpExecArray => line !== "");
+  const lines = (node.comment ?? "").split("\n");
+  const texts = lines.filter((line) => line !== "");
+  if (texts.length !== written.length || texts.some((t, i) => t !== written[i][2])) return;
+  // Each comment line's level (index into `levels`); a blank line goes with the line after it.
+  const segments: Array<{ at: number; lines: string[] }> = [];
+  let w = 0;
+  for (const line of lines) {
+    let at = segments.at(-1)?.at ?? levels.length - 1;
+    if (line !== "") {
+      const indent = written[w++][1].length;
+      at = 0;
+      for (let i = levels.length - 1; i >= 0; i--) {
+        if (levels[i].indent <= indent) {
+          at = i;
+          break;
+        }
+      }
+    }
+    const last = segments.at(-1);
+    if (last && last.at === at) last.lines.push(line);
+    else {
+      // Blank lines before a line of another level go with it.
+      let blanks = 0;
+      while (last && last.lines.at(-1 - blanks) === "") blanks++;
+      const moved = last && blanks > 0 ? last.lines.splice(-blanks) : [];
+      segments.push({ at, lines: [...moved, line] });
+    }
+  }
+  if (segments.every((s) => s.at === levels.length - 1)) return;
+  node.comment = undefined;
+  for (const segment of segments) {
+    const level = levels[segment.at];
+    const next = segment.at === levels.length - 1 ? undefined : level.next;
+    // The document's foot comment keeps one blank line before it (see restoreDocumentFoot).
+    const foot = segment.at === 0 && next === undefined && segment.lines[0] === "";
+    while (segment.lines[0] === "") segment.lines.shift();
+    while (segment.lines.at(-1) === "") segment.lines.pop();
+    if (segment.lines.length === 0) continue;
+    if (foot) segment.lines.unshift("");
+    const comment = segment.lines.join("\n");
+    const head = isPair(next) ? next.key : next;
+    if (isNode(head)) head.commentBefore = head.commentBefore ? `${comment}\n${head.commentBefore}` : comment;
+    else level.node.comment = level.node.comment ? `${level.node.comment}\n${comment}` : comment;
+  }
+}
+
+/**
+ * The comment after a document's content is its foot comment (`doc.comment`), with a leading empty
+ * line when a blank line sets it apart in the source: yaml.v3 writes that blank line, and none when
+ * the comment follows the content directly. Run after `restoreOuterComments`, whose document-level
+ * lines are on the root mapping.
+ */
+export function restoreDocumentFoot(doc: Document, text: string): void {
+  const root = doc.contents;
+  let foot = doc.comment ?? "";
+  if (foot && isCollection(root) && root.range && !/^\n/.test(foot)) {
+    const after = text.slice(root.range[1], doc.range?.[2] ?? text.length).split("\n");
+    const first = after.findIndex((line) => line.trimStart().startsWith("#"));
+    if (first > 0 && after.slice(0, first).some((line) => line.trim() === "")) foot = `\n${foot}`;
+  }
+  if (isMap(root) && root.comment) {
+    foot = foot ? `${root.comment}\n${foot}` : root.comment;
+    root.comment = undefined;
+  }
+  doc.comment = foot || null;
+}
+
 /** The text a parsed document spans (for a document whose chunk could not be located). */
 function docText(doc: Document, text: string): string {
   const range = (doc.contents as { range?: [number, number, number] } | null)?.range;
@@ -264,7 +377,7 @@ export function goNormalize(doc: Document): void {
   wrapRawValues(doc, doc.contents);
   normalizeTree(doc.contents);
   if (doc.commentBefore) doc.commentBefore = collapseBlankLines(doc.commentBefore);
-  if (doc.comment) doc.comment = collapseBlankLines(doc.comment);
+  if (doc.comment) doc.comment = `${/^\n/.test(doc.comment) ? "\n" : ""}${collapseBlankLines(doc.comment)}`;
   doc.schema = goSchemaFor(doc.schema);
 }
 

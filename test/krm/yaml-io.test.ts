@@ -47,6 +47,35 @@ describe("YAML files", () => {
     ).toBe(kpt);
   });
 
+  it("keeps a comment written after a nested block at its own level (checked against kpt fn render)", () => {
+    const head = "apiVersion: v1\nkind: X\nmetadata:\n  name: a\nspec:\n";
+    const text = [
+      `${head}  a:\n    x: 1\n    # inner\n  # outer1\n\n  # outer2\n  b: 2\n`,
+      "  c:\n    y: 1\n    # inner end\n  # outer end\n# doc end\n---\n",
+      `${head}  a:\n    x:\n      z: 1\n      # in3\n    # in2\n\n  # in1\n`,
+      "  l:\n  - q: 1\n    # l-in\n  # l-out\n  m: 1\n",
+    ].join("");
+    const file = parseYamlFile("x.yaml", text);
+    const docs = file.docs.map((d) => ({ doc: d.doc, origin: d, originFile: file }));
+    // As kpt writes it: every line at its level; the blank line where a comment changes level goes.
+    expect(renderFileText({ path: "x.yaml", docs })).toBe(text.replace("# in2\n\n", "# in2\n"));
+  });
+
+  it("keeps the blank line that sets a document's foot comment apart, adds none (checked against kpt fn render)", () => {
+    const head = "apiVersion: v1\nkind: X\nmetadata:\n  name: a\n";
+    for (const foot of [
+      "spec:\n  b: 1\n\n# foot\n",
+      "spec:\n  b: 1\n# foot\n",
+      "spec: 1\n\n# foot\n",
+      "spec:\n  b: 1\n  # x\n\n# foot\n",
+      "spec:\n  b: 1\n# foot\n\n# foot2\n",
+    ]) {
+      const file = parseYamlFile("x.yaml", head + foot);
+      const docs = file.docs.map((d) => ({ doc: d.doc, origin: d, originFile: file }));
+      expect(renderFileText({ path: "x.yaml", docs })).toBe(head + foot);
+    }
+  });
+
   it("keeps a comment on a `key:` line whose value is a block mapping", () => {
     const file = parseYamlFile("r.yaml", "metadata: # kpt-merge: ns/name\n  name: a\n");
     const doc = file.docs[0].doc;

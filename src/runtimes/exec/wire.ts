@@ -18,7 +18,7 @@ import { getAnnotation, LEGACY_RESOURCE_ID, RESOURCE_ID } from "../../krm/annota
 import { copyComments } from "../../krm/comments.js";
 import { syncFieldOrder } from "../../krm/field-order.js";
 import type { FunctionResult, KrmResource, ResourceList, ResultSeverity } from "../../krm/resource-list.js";
-import { keepScalarText, restoreKeyLineComments } from "../../krm/yaml-io.js";
+import { keepScalarText, restoreKeyLineComments, restoreOuterComments } from "../../krm/yaml-io.js";
 
 /** Explicitly tagged !!binary / !!timestamp values (Buffer, Date) need their tags to be written. */
 const WITH_TAGS: SchemaOptions = { customTags: ["binary", "timestamp"] };
@@ -87,6 +87,7 @@ export function parseResourceList(text: string): ResourceList {
   if (doc.errors.length > 0) throw new Error(`invalid YAML: ${doc.errors[0].message}`);
   // Comments on `key:` lines of collections sit on the key, as when the package was read.
   restoreKeyLineComments(doc, text);
+  if (text.includes("#")) restoreOuterComments(doc.contents, text);
   const root = doc.contents;
   if (!isMap(root)) throw new Error("output is not a ResourceList (expected a YAML mapping)");
   const kindNode = root.get("kind", true);
