@@ -309,6 +309,8 @@ export interface GitHubPort {
   /**
    * Creates a check run (`POST check-runs`); returns its id and the open pull requests GitHub associates
    * with its head sha (the run's `pull_requests`).
+   * Sent once (never retried by the client: GitHub may have made a run it did not answer for); a failure
+   * is left to the job's retry, which looks at the sha's runs first.
    */
   createCheckRun(
     options: { repo: RepoRef; name: string; headSha: string } & CheckRunFields,

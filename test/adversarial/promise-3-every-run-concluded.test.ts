@@ -5,7 +5,10 @@
  *   its run and concludes it, without sending an annotation twice;
  * - the process is killed during the update: the next process (after the run's lease) adopts and
  *   concludes it;
- * - SIGTERM during the update: the process finishes the run before it exits.
+ * - SIGTERM during the update: the process finishes the run before it exits;
+ * - GitHub does not answer the run's create within the app's request time limit: the create is not sent
+ *   again by the client (GitHub may have made the run: a second create would leave it in progress); the
+ *   job's retry looks at the sha's runs and reports one verdict.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -101,5 +104,22 @@ describe.skipIf(!fakeGitHubAvailable)("promise 3: every check run the app starts
     await gh.clearFaults();
     expectOneCompleteRun(await renderRuns(gh, "p3c", sha));
     await harness.startApp();
+  }, 200_000);
+
+  it("gives one concluded run when GitHub does not answer the run's create in time", async () => {
+    const { gh } = harness;
+    await harness.startApp({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "2000" });
+    await gh.createRepo(OWNER, "p3d", files());
+    await gh.idle({ quietMs: 500 });
+    // The run's create is held 4 s: the app gives up on it after 2 s (the fake then drops it).
+    await gh.setFaults([{ method: "POST", path: "/check-runs$", delayMs: 4000, times: 1 }]);
+    await gh.pushFiles(OWNER, "p3d", BRANCH, { "web/a.yaml": configMap("a", 1) }, "edit", { from: "main" });
+    const { sha, runs } = await waitForVerdict(harness, "p3d", BRANCH, 150_000);
+    expect((await gh.faults()).rules[0].hits).toBe(1);
+    expectOneCompleteRun(runs);
+    // Still one run a while later (this app reconciles every 2 s: the fake is never idle).
+    await harness.scenario.sleep(5000);
+    expectOneCompleteRun(await renderRuns(gh, "p3d", sha));
+    await gh.clearFaults();
   }, 200_000);
 });

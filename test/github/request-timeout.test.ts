@@ -104,6 +104,26 @@ describe("a time limit on each GitHub request attempt", () => {
     expect((failure as Error).message).toContain("within 200 ms");
   });
 
+  it("never sends a check run's create twice (GitHub may have made the run it did not answer for)", async () => {
+    server = await serve(["hang", "ok"]);
+    const timeouts: RequestTimeout[] = [];
+    const octokit = limitRequestTime(client(server.url, 3), {
+      timeoutMs: 500,
+      onTimeout: (t) => timeouts.push(t),
+    });
+    const failure = await createOctokitPort(octokit)
+      .createCheckRun({
+        repo: { owner: "o", repo: "r" },
+        name: "porchlight/render",
+        headSha: "a".repeat(40),
+        status: "in_progress",
+      })
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ kind: "unavailable", operation: "checks.create" });
+    expect(server.hits()).toBe(1);
+    expect(timeouts.map((t) => `${t.method} ${t.path}`)).toEqual(["POST /repos/o/r/check-runs"]);
+  });
+
   it("leaves a client without a limit alone (0), and applies itself once", async () => {
     server = await serve(["ok"]);
     const octokit = client(server.url, 0);

@@ -34,8 +34,17 @@ export function checkOperations(
 ): Pick<GitHubPort, "createCheckRun" | "updateCheckRun" | "listCheckRuns"> {
   return {
     async createCheckRun({ repo, name, headSha, ...fields }) {
+      // Not retried by the client: a create GitHub made but did not answer (a timeout, a 5xx after the
+      // fact) would make a second run and leave the first in progress for ever. The job's own retry
+      // finds the first run (the check runs of the sha) and continues or keeps it.
       const { data } = await call("checks.create", () =>
-        octokit.rest.checks.create({ ...repo, name, head_sha: headSha, ...checkBody(fields) }),
+        octokit.rest.checks.create({
+          ...repo,
+          name,
+          head_sha: headSha,
+          ...checkBody(fields),
+          request: { retries: 0 },
+        }),
       );
       return { id: data.id, pullRequests: pullRefs(data.pull_requests) };
     },
