@@ -93,6 +93,12 @@ export const DEFAULT_BUDGET: Required<Omit<Budget, "timeoutMs">> = {
 
 /** Steps between two checks of the wall-clock deadline. */
 const DEADLINE_CHECK_STEPS = 10_000;
+/**
+ * Steps between two measures of the heap's real growth: the allocation count is an estimate that
+ * misses what the host adds (closures, small strings, hash-table slots), so a script that keeps many
+ * small values is measured too, before it can exhaust the host's heap.
+ */
+const HEAP_CHECK_STEPS = 1 << 16;
 
 /** A frame on a thread's stack: a Starlark function activation or a built-in call. */
 export interface StackEntry {
@@ -132,6 +138,8 @@ export class Thread {
   private readonly deadline: number;
   /** the heap in use when the thread was created (bytes) */
   private readonly heapBase: number;
+  /** the step count at which the heap's real growth is measured next */
+  private nextHeapCheck = HEAP_CHECK_STEPS;
   private readonly timeoutMs: number;
   /** the call stack, outermost first */
   readonly stack: StackEntry[] = [];
@@ -147,7 +155,7 @@ export class Thread {
     this.timeoutMs = opts.budget?.timeoutMs ?? 0;
     this.heapBase = getHeapStatistics().used_heap_size;
     this.deadline = this.timeoutMs > 0 ? Date.now() + this.timeoutMs : 0;
-    this.nextCheck = this.deadline > 0 ? Math.min(this.maxSteps, DEADLINE_CHECK_STEPS) : this.maxSteps;
+    this.nextCheck = Math.min(this.maxSteps, this.deadline > 0 ? DEADLINE_CHECK_STEPS : HEAP_CHECK_STEPS);
   }
 
   /** Sets a host value visible to built-ins (never to scripts). */
@@ -174,7 +182,12 @@ export class Thread {
       } else if (this.deadline > 0 && Date.now() > this.deadline) {
         this.cancelReason = `timeout: ${this.label()} exceeded the time budget of ${this.timeoutMs} ms`;
       } else {
-        this.nextCheck = Math.min(this.maxSteps, this.steps + DEADLINE_CHECK_STEPS);
+        if (this.steps >= this.nextHeapCheck) {
+          this.nextHeapCheck = this.steps + HEAP_CHECK_STEPS;
+          if (getHeapStatistics().used_heap_size - this.heapBase > this.maxMemoryBytes) this.memoryLimit(0);
+        }
+        const next = this.deadline > 0 ? DEADLINE_CHECK_STEPS : HEAP_CHECK_STEPS;
+        this.nextCheck = Math.min(this.maxSteps, this.steps + next);
         return;
       }
     }

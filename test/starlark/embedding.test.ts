@@ -375,6 +375,18 @@ describe("Starlark budgets against hostile scripts", () => {
     expect(e.message).toMatch(/out of memory: hostile.star built a value larger than the host allows/);
   });
 
+  it("measures the heap's real growth, which the allocation estimate undercounts", () => {
+    // Functions and short strings cost the host far more than they are charged: without measuring,
+    // this script would reach its step budget having kept hundreds of megabytes.
+    const thread = new Thread({
+      name: "kept.star",
+      budget: { maxSteps: 5_000_000, maxMemoryBytes: 32 << 20 },
+    });
+    const src = "x = []\nfor i in range(1 << 40):\n    x.append(lambda: i)\n    x.append(str(i))\n";
+    const err = evalError(() => execFile(thread, "kept.star", src, {}, { topLevelControl: true }));
+    expect(err.message).toContain("out of memory: kept.star exceeded the memory budget of 33554432 bytes");
+  });
+
   it("a loop making short-lived values is not taken for one that keeps them", () => {
     // 3 million tuples and lists are charged (about 300 MB) but few are alive at once.
     const g = run("n = 0\nfor i in range(1000000):\n    t = (i, i)\n    l = [i]\n    n += len(l)\n", {

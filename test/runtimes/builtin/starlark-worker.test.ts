@@ -39,13 +39,14 @@ afterEach(async () => {
 function startPool(
   env: Record<string, string>,
   starlarkMaxSteps = DEFAULT_RENDER_BUDGET.starlarkMaxSteps,
+  memoryMb = DEFAULT_RENDER_BUDGET.memoryMb,
 ): RenderPool {
   ensureBuiltCli();
   const saved = process.env;
   process.env = { ...saved, ...env };
   try {
     return createRenderPool({
-      budget: { ...DEFAULT_RENDER_BUDGET, workers: 2, starlarkMaxSteps },
+      budget: { ...DEFAULT_RENDER_BUDGET, workers: 2, starlarkMaxSteps, memoryMb },
       runtime: { allowExec: false, allowContainers: false },
       workerUrl: pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js")),
     });
@@ -77,6 +78,26 @@ describe("starlark in the render workers", () => {
     );
     expect(plain.ok).toBe(true);
     expect(decoder.decode(plain.files?.get("cm.yaml"))).toContain("  a: c\n");
+  });
+
+  it("stops a script that keeps many small values at its memory budget, within the worker's heap", {
+    timeout: 180_000,
+  }, async () => {
+    // Values the allocation estimate undercounts (functions, short strings): the heap's real growth is
+    // measured too, and the budget is at most half the worker's heap, so the script fails its step
+    // with the budget's error instead of the worker dying.
+    pool = startPool({}, DEFAULT_RENDER_BUDGET.starlarkMaxSteps, 128);
+    const hog = "x = []\nfor i in range(1 << 40):\n  x.append(lambda: str(i))\n  x.append(str(i))";
+    const result = await pool.renderPackage({ files: starlarkPackage("hog", hog), packageName: "hog" });
+    expect(result.ok).toBe(false);
+    const message = result.status.renderStatus?.mutationSteps?.[0]?.results?.[0]?.message ?? "";
+    expect(message).toMatch(/out of memory: hog-script exceeded the memory budget of \d+ bytes/);
+    expect(Number(/budget of (\d+) bytes/.exec(message)?.[1])).toBeLessThanOrEqual(96 * 1024 * 1024);
+    const again = await pool.renderPackage({
+      files: starlarkPackage("plain", 'cm(ctx.resource_list)["data"]["a"] = "c"'),
+      packageName: "plain",
+    });
+    expect(again.ok).toBe(true);
   });
 
   it("gives scripts only the allowed variables, and honours the off switch", {

@@ -167,7 +167,7 @@ describe("starlark: running scripts", () => {
     const message = out.results[0]?.message ?? "";
     expect(message).toContain("out of memory: hog exceeded the memory budget of 16777216 bytes");
     expect(message).toMatch(/\n {2}hog:3:7: in <toplevel>\n/);
-    expect(message).toContain("the memory budget of a starlark run is fixed");
+    expect(message).toContain("the memory budget of a starlark run is 512 MiB, or half the heap");
     expect(message).not.toContain("PORCHLIGHT_STARLARK_MAX_STEPS");
   });
 

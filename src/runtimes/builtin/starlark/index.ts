@@ -11,6 +11,7 @@
  * its run is bounded by a step budget (go.starlark.net's `SetMaxExecutionSteps`); the operator can turn
  * the function off.
  */
+import { getHeapStatistics } from "node:v8";
 import type { FunctionResult, ResourceList } from "../../../krm/resource-list.js";
 import {
   compileCached,
@@ -30,6 +31,12 @@ import { readStarlarkRun } from "./config.js";
 import { loadModule, makeContext } from "./context.js";
 import { resourceToStarlark, writeBack } from "./resources.js";
 import { DEFAULT_STARLARK_MAX_STEPS, type StarlarkSettings } from "./settings.js";
+
+/** Bytes: 512 MiB, or half of the V8 heap this process or worker may use when that is less. */
+function defaultMemoryBudget(): number {
+  // A script must meet its budget's clear error before the heap's limit, which ends the worker.
+  return Math.min(512 * 1024 * 1024, Math.floor(getHeapStatistics().heap_size_limit / 2));
+}
 
 export { readStarlarkSettings, type StarlarkSettings } from "./settings.js";
 
@@ -55,7 +62,7 @@ function errorMessage(err: unknown): string {
     if (isBudgetError(err)) {
       // Not a catalog message: say where the script was and which setting bounds it.
       const bound = err.text.includes("out of memory:")
-        ? "the memory budget of a starlark run is fixed; in the app the render workers' PORCHLIGHT_RENDER_MEMORY_MB bounds it too"
+        ? "the memory budget of a starlark run is 512 MiB, or half the heap its process may use when less (in the app: the render workers' PORCHLIGHT_RENDER_MEMORY_MB)"
         : "the step budget is the operator's PORCHLIGHT_STARLARK_MAX_STEPS";
       return `${err.backtrace()}\n(${bound})`;
     }
@@ -110,7 +117,7 @@ export function createStarlarkFunction(settings: Partial<StarlarkSettings> = {})
       const printed: string[] = [];
       const thread = new Thread({
         name: run.name,
-        budget: { maxSteps, ...(settings.maxMemoryBytes ? { maxMemoryBytes: settings.maxMemoryBytes } : {}) },
+        budget: { maxSteps, maxMemoryBytes: settings.maxMemoryBytes ?? defaultMemoryBudget() },
       });
       thread.print = (_t, msg) => printed.push(msg);
       thread.load = loadModule;
