@@ -133,6 +133,8 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
   const contentDocs = list.filter((d) => !isNullDocument(d));
   const sourceOk = contentChunks.length === contentDocs.length;
   for (const doc of contentDocs) restoreKeyLineComments(doc, text);
+  const last = contentDocs.at(-1);
+  if (last && !/\n[ \t]*$/.test(text)) clipUnterminatedBlock(last.contents, text);
   // Without a `#` there is no comment to move.
   if (text.includes("#")) {
     for (const doc of contentDocs) {
@@ -146,6 +148,24 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
     return { doc, source, index, seqIndent };
   });
   return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndentStyle(text), docs };
+}
+
+/**
+ * A block scalar with the default (clip) chomping that ends a file without a line break has no final
+ * line break in yaml.v3 (kpt writes `|-`); the \`yaml\` package gives it one. Takes it off the last
+ * scalar under `node` when that is such a block.
+ */
+function clipUnterminatedBlock(node: unknown, text: string): void {
+  let last = node;
+  while (isCollection(last) && last.items.length > 0) {
+    const item: unknown = last.items[last.items.length - 1];
+    last = isPair(item) ? item.value : item;
+  }
+  if (!isScalar(last) || !last.range || typeof last.value !== "string") return;
+  if (last.type !== Scalar.BLOCK_LITERAL && last.type !== Scalar.BLOCK_FOLDED) return;
+  if (!/^[|>][1-9]?[ \t]*(#.*)?\r?\n/.test(text.slice(last.range[0]))) return;
+  if (text.slice(last.range[1]).trim() === "" && last.value.endsWith("\n"))
+    last.value = last.value.slice(0, -1);
 }
 
 /**

@@ -76,6 +76,19 @@ describe("YAML files", () => {
     }
   });
 
+  it("reads a block scalar that ends the file without a line break as yaml.v3 does (checked against kpt fn render)", () => {
+    const head = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: |\n    one\n    two";
+    for (const [text, written] of [
+      [head, `${head.replace("x: |", "x: |-")}\n`],
+      [`${head}\n`, `${head}\n`],
+      [`${head}\n  y: |\n    three`, `${head}\n  y: |-\n    three\n`],
+    ]) {
+      const file = parseYamlFile("a.yaml", text);
+      const docs = file.docs.map((d) => ({ doc: d.doc, origin: d, originFile: file }));
+      expect(renderFileText({ path: "a.yaml", docs })).toBe(written);
+    }
+  });
+
   it("keeps a comment on a `key:` line whose value is a block mapping", () => {
     const file = parseYamlFile("r.yaml", "metadata: # kpt-merge: ns/name\n  name: a\n");
     const doc = file.docs[0].doc;
