@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -88,6 +89,17 @@ describe("exec runtime", () => {
     expect(out?.exitCode).toBe(1);
     expect(out?.stderr).toMatch(/function timed out after 300ms/);
   });
+
+  it("kills a wrapper script's children past the timeout and does not wait for their stdout", async () => {
+    const rt = createExecRuntime({ allow: true, timeoutMs: 300 });
+    const seconds = String(100_000 + Math.floor(Math.random() * 100_000)); // names this test's sleep
+    const out = await rt.run({ fn: { exec: `./hang-wrapper.sh ${seconds}` }, input: input(), cwd: FIXTURES });
+    expect(out?.exitCode).toBe(1);
+    expect(out?.stderr).toMatch(/function timed out after 300ms/);
+    // the script's `sleep` (same process group) is gone too
+    const ps = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+    expect(ps.split("\n").filter((line) => line.trim() === `sleep ${seconds}`)).toEqual([]);
+  }, 20_000);
 
   it("caps the output size", async () => {
     const rt = createExecRuntime({ allow: true, maxOutputBytes: 1024 });

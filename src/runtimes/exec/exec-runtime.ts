@@ -3,6 +3,7 @@
  * needs `--allow-exec`). The ResourceList goes to stdin as YAML; the ResourceList on stdout comes back.
  */
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import { runProcess } from "./run-process.js";
 import { splitCommand } from "./split-command.js";
 import { parseResourceList, restoreInputFormatting, serializeResourceList } from "./wire.js";
 
@@ -15,7 +16,10 @@ export interface ExecRuntimeOptions {
   allow: boolean;
   /** Working directory for requests that give none (default: the process's current directory). */
   cwd?: string;
-  /** Wall-clock limit per run in milliseconds (default 60 000); the process is killed past it. */
+  /**
+   * Wall-clock limit per run in milliseconds (default 60 000); past it the function's whole process group
+   * is killed (a wrapper script's children too) and the run fails.
+   */
   timeoutMs?: number;
   /** Cap on stdout and on stderr, each in bytes (default 64 MiB); past it the process is killed. */
   maxOutputBytes?: number;
@@ -50,33 +54,30 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       }
       if (argv.length === 0) return { exitCode: 1, stderr: "", executionError: "exec command is empty" };
       const [file, ...args] = argv;
-      const { execa } = await import("execa"); // loaded only when a function runs as a process
-      const result = await execa(file, args, {
+      const result = await runProcess(file, args, {
         cwd: request.cwd ?? options.cwd ?? process.cwd(),
         input: serializeResourceList(request.input),
-        reject: false,
-        timeout: timeoutMs,
-        maxBuffer: maxBytes,
-        stripFinalNewline: false,
-        encoding: "utf8",
+        timeoutMs,
+        maxBytes,
       });
-      const stdout = typeof result.stdout === "string" ? result.stdout : "";
-      const stderr = typeof result.stderr === "string" ? result.stderr : "";
-      if (result.failed && result.exitCode === undefined && !result.timedOut && !result.isMaxBuffer) {
-        const code = (result as { code?: string }).code;
+      const { stdout, stderr } = result;
+      if (result.spawnError) {
         const why =
-          code === "ENOENT"
+          result.spawnError.code === "ENOENT"
             ? `exec: ${JSON.stringify(file)}: executable file not found`
-            : result.originalMessage || result.shortMessage;
+            : result.spawnError.message;
         return { exitCode: 1, stderr, executionError: why };
       }
       if (result.timedOut) {
         return { exitCode: 1, stderr: appendLine(stderr, `function timed out after ${timeoutMs}ms`) };
       }
-      if (result.isMaxBuffer) {
+      if (result.overflow) {
         return { exitCode: 1, stderr: appendLine(stderr, `function output exceeded ${maxBytes} bytes`) };
       }
-      const exitCode = result.exitCode ?? 1;
+      if (result.exitCode === null || result.exitCode === undefined) {
+        return { exitCode: 1, stderr, executionError: `signal: ${result.signal ?? "unknown"}` };
+      }
+      const exitCode = result.exitCode;
       try {
         const output = parseResourceList(stdout);
         restoreInputFormatting(request.input, output);

@@ -1,0 +1,120 @@
+/**
+ * Runs one function process with its input on stdin, bounded in time and output. The process leads its
+ * own process group, so a timeout or an output over the cap kills everything it started (a wrapper
+ * script's `sleep` included), and the run ends at the kill instead of waiting for every holder of its
+ * stdout to close it.
+ */
+import { spawn } from "node:child_process";
+
+/** What `runProcess` observed; exactly one of `spawnError`, `timedOut`, `overflow` or an exit is set. */
+export interface ProcessRun {
+  /** The exit code, when the process exited by itself (`null` when a signal ended it). */
+  exitCode?: number | null;
+  /** The signal that ended the process, when one did (not one of ours: see `timedOut`, `overflow`). */
+  signal?: NodeJS.Signals | null;
+  /** stdout decoded as UTF-8 (what was read before a kill). */
+  stdout: string;
+  /** stderr decoded as UTF-8. */
+  stderr: string;
+  /** The process group was killed because the run exceeded `timeoutMs`. */
+  timedOut: boolean;
+  /** The process group was killed because stdout or stderr exceeded `maxBytes`. */
+  overflow: boolean;
+  /** The process could not be started (e.g. `ENOENT`: no such executable or working directory). */
+  spawnError?: NodeJS.ErrnoException;
+}
+
+/** Options of `runProcess`. */
+export interface RunProcessOptions {
+  cwd: string;
+  /** Written to stdin, which is then closed (a process that does not read it is not an error). */
+  input: string;
+  /** Wall-clock limit in milliseconds. */
+  timeoutMs: number;
+  /** Cap on stdout and on stderr, each in bytes. */
+  maxBytes: number;
+}
+
+const live = new Set<number>();
+let unhook: (() => void) | undefined;
+
+/** Kills the process groups still running when this process exits (Ctrl-C included). */
+async function hookExit(): Promise<void> {
+  if (unhook) return;
+  const { onExit } = await import("signal-exit");
+  unhook ??= onExit(() => {
+    for (const pgid of live) killGroup(pgid);
+  });
+}
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // the group is gone already
+  }
+}
+
+/**
+ * Spawns `file args` in `cwd` as the leader of a new process group and collects its output. Never
+ * rejects. On timeout or overflow the whole group gets SIGKILL and the promise resolves at once with
+ * what was read so far.
+ */
+export async function runProcess(
+  file: string,
+  args: string[],
+  options: RunProcessOptions,
+): Promise<ProcessRun> {
+  await hookExit();
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const sizes = { out: 0, err: 0 };
+    let done = false;
+    const child = spawn(file, args, { cwd: options.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const pid = child.pid;
+    if (pid !== undefined) live.add(pid);
+
+    const finish = (end: Partial<ProcessRun>) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (pid !== undefined) live.delete(pid);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdin?.destroy();
+      resolve({
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        timedOut: false,
+        overflow: false,
+        ...end,
+      });
+    };
+    const kill = (end: Partial<ProcessRun>) => {
+      if (pid !== undefined) killGroup(pid);
+      child.kill("SIGKILL");
+      finish(end);
+    };
+    const timer = setTimeout(() => kill({ timedOut: true }), options.timeoutMs);
+
+    const collect = (chunks: Buffer[], key: "out" | "err") => (chunk: Buffer) => {
+      if (done) return;
+      sizes[key] += chunk.length;
+      if (sizes[key] > options.maxBytes) {
+        kill({ overflow: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    child.stdout.on("data", collect(out, "out"));
+    child.stderr.on("data", collect(err, "err"));
+    child.stdin.on("error", () => {}); // EPIPE: the function exited without reading all its input
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      if (pid === undefined) finish({ spawnError: error });
+      else kill({ spawnError: error });
+    });
+    child.on("close", (code, signal) => finish({ exitCode: code, signal }));
+    child.stdin.end(options.input);
+  });
+}
