@@ -1,7 +1,8 @@
 /**
  * Turning the working set back into files (kyaml's `LocalPackageWriter` as kpt uses it): resources
  * grouped by their path annotation (relative to their package), ordered by index, pipeline
- * annotations stripped, files whose resources all disappeared pruned; other files untouched.
+ * annotations stripped, files whose resources all disappeared pruned; other files untouched. A `*.json`
+ * file holding one resource is written as JSON.
  */
 import { posix } from "node:path";
 import type { Document } from "yaml";
@@ -17,6 +18,7 @@ import {
   stripPipelineAnnotations,
 } from "../krm/annotations.js";
 import { cloneDocument } from "../krm/clone.js";
+import { goJsonText, isJsonPath } from "../krm/json-io.js";
 import { joinPath } from "../krm/package-tree.js";
 import { type DocumentToWrite, type ParsedFile, renderFileText } from "../krm/yaml-io.js";
 import type { Entry } from "./entries.js";
@@ -105,7 +107,9 @@ export function composeFiles(options: {
         seqIndent: style === "wide" || style === "compact" ? style : undefined,
       } satisfies DocumentToWrite;
     });
-    const text = renderFileText({ path: file, docs });
+    // kyaml JSON-encodes a *.json file's single resource; more than one is written as YAML.
+    const json = isJsonPath(file) && docs.length === 1 ? goJsonText(docs[0].doc) : undefined;
+    const text = json ?? renderFileText({ path: file, docs });
     out.set(file, encoder.encode(text));
   }
   for (const file of options.inputFiles) {

@@ -1,8 +1,10 @@
 /**
  * The package tree of a set of files (kpt's `pkg.Pkg` walk): a directory holding a `Kptfile` is a
- * package; its resources are the `*.yaml`, `*.yml` and `Kptfile` files below it that are not in a
- * subpackage, not in a `.git` directory and not matched by the package's `.krmignore`.
+ * package; its resources are the `*.yaml`, `*.yml`, `*.json` (kyaml's `kio.MatchAll`) and `Kptfile` files
+ * below it that are not in a subpackage, not in a `.git` directory and not matched by the package's
+ * `.krmignore`.
  */
+import { isJsonPath } from "./json-io.js";
 import { type IgnoreMatcher, parseKrmignore } from "./krmignore.js";
 
 /** kpt's package file name. */
@@ -31,7 +33,7 @@ export function displayPkgPath(pkgPath: string): string {
 }
 
 function isResourceFile(name: string): boolean {
-  return name === KPTFILE || name.endsWith(".yaml") || name.endsWith(".yml");
+  return name === KPTFILE || name.endsWith(".yaml") || name.endsWith(".yml") || isJsonPath(name);
 }
 
 /**
