@@ -40,6 +40,50 @@ describe("ResourceList wire format", () => {
     expect(back.functionConfig?.getIn(["data", "a"])).toBe("b");
   });
 
+  it("resolves aliases across items (PyYAML's &id001 / *id001) and drops the anchors", () => {
+    const text = [
+      "apiVersion: config.kubernetes.io/v1",
+      "items:",
+      "- apiVersion: v1",
+      "  data: &id001",
+      "    k: v",
+      "  kind: ConfigMap",
+      "  metadata:",
+      "    labels: &id002",
+      "      app: x",
+      "    name: a",
+      "- apiVersion: v1",
+      "  data: *id001",
+      "  kind: ConfigMap",
+      "  metadata:",
+      "    labels: *id002",
+      "    name: b",
+      "kind: ResourceList",
+      "",
+    ].join("\n");
+    const items = parseResourceList(text).items;
+    expect(items.map((d) => d.toString())).toEqual([
+      "apiVersion: v1\ndata:\n  k: v\nkind: ConfigMap\nmetadata:\n  labels:\n    app: x\n  name: a\n",
+      "apiVersion: v1\ndata:\n  k: v\nkind: ConfigMap\nmetadata:\n  labels:\n    app: x\n  name: b\n",
+    ]);
+    // copies, not shared nodes: a function's later change to one item leaves the other alone
+    items[1].setIn(["data", "k"], "w");
+    expect(items[0].getIn(["data", "k"])).toBe("v");
+  });
+
+  it("refuses aliases that expand without bound", () => {
+    const lines = ["kind: ResourceList", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 9; i++) {
+      const aliases = Array(10)
+        .fill(`*a${i - 1}`)
+        .join(", ");
+      lines.push(`a${i}: &a${i} [${aliases}]`);
+    }
+    lines.push("items: [*a8]");
+    expect(() => parseResourceList(lines.join("\n"))).toThrow(/aliases expand to more than 200000 nodes/);
+    expect(() => parseResourceList("kind: ResourceList\nitems: &x [*x]\n")).toThrow(/invalid YAML/);
+  });
+
   it("rejects output that is not a ResourceList", () => {
     expect(() => parseResourceList("kind: List\n")).toThrow(/expected ResourceList/);
   });

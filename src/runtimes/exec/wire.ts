@@ -3,15 +3,21 @@
  * YAML document on stdin/stdout. Items keep their comments on the way in and out.
  */
 import {
+  type Alias,
   Document,
+  isAlias,
   isMap,
   isNode,
   isScalar,
   isSeq,
   type Node,
+  Pair,
   parseDocument,
+  Scalar,
+  type Schema,
   type SchemaOptions,
   visit,
+  YAMLMap,
   YAMLSeq,
 } from "yaml";
 import { getAnnotation, LEGACY_RESOURCE_ID, RESOURCE_ID } from "../../krm/annotations.js";
@@ -78,13 +84,88 @@ function toResult(value: unknown): FunctionResult | undefined {
   return result;
 }
 
+/** Most nodes the aliases of one ResourceList may expand to (a "billion laughs" output is refused). */
+const MAX_ALIAS_EXPANSION = 200_000;
+
+/**
+ * A copy of a node that shares its children (what `clone` does without the deep copy, and much faster
+ * than copying property descriptors).
+ */
+function shallowCopy(node: Scalar | YAMLMap | YAMLSeq): Scalar | YAMLMap | YAMLSeq {
+  const schema = (node as { schema?: Schema }).schema;
+  const out = isScalar(node)
+    ? new Scalar(node.value)
+    : isMap(node)
+      ? new YAMLMap(schema)
+      : new YAMLSeq(schema);
+  return Object.assign(out, node);
+}
+
+/**
+ * Replaces every alias of a ResourceList by a copy of its anchored node and drops the anchors: the
+ * list is one YAML document (PyYAML writes `&id001` / `*id001` whenever a script reuses a dict), while
+ * its items become separate documents, where an alias to another item's anchor means nothing.
+ * @throws Error when an alias has no anchor, sits inside the node it refers to, or the copies would
+ * exceed `MAX_ALIAS_EXPANSION` nodes.
+ */
+function resolveAliases(doc: Document): void {
+  // An alias refers to the closest anchor of its name before it (an anchor may be redefined).
+  const anchors = new Map<string, Node>();
+  const targets = new Map<Alias, Node>();
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (!target) throw new Error(`invalid YAML: unknown anchor for alias *${node.source}`);
+        targets.set(node, target);
+      } else if (node.anchor) anchors.set(node.anchor, node);
+    },
+  });
+  if (anchors.size === 0) return;
+  let copied = 0;
+  const inProgress = new Set<Node>();
+  const copy = (node: unknown): unknown => {
+    if (!isNode(node)) return node;
+    if (++copied > MAX_ALIAS_EXPANSION) {
+      throw new Error(`invalid YAML: its aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes`);
+    }
+    if (isAlias(node)) {
+      const target = targets.get(node);
+      if (!target) throw new Error(`invalid YAML: unknown anchor for alias *${node.source}`);
+      if (inProgress.has(target)) throw new Error(`invalid YAML: alias *${node.source} is inside its anchor`);
+      inProgress.add(target);
+      const out = copy(target);
+      inProgress.delete(target);
+      return out;
+    }
+    const out = shallowCopy(node);
+    out.anchor = undefined;
+    if (isMap(node)) {
+      (out as YAMLMap).items = node.items.map((pair) =>
+        Object.assign(new Pair(null), pair, { key: copy(pair.key), value: copy(pair.value) }),
+      );
+    } else if (isSeq(node)) {
+      (out as YAMLSeq).items = node.items.map(copy);
+    }
+    return out;
+  };
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) return copy(node) as Node;
+      node.anchor = undefined;
+    },
+  });
+}
+
 /**
  * Parses a function's stdout into a ResourceList. Each item becomes its own Document (comments
- * kept). @throws Error describing what is wrong when stdout is not a ResourceList.
+ * kept); aliases are resolved first. @throws Error describing what is wrong when stdout is not a
+ * ResourceList.
  */
 export function parseResourceList(text: string): ResourceList {
   const doc = parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length > 0) throw new Error(`invalid YAML: ${doc.errors[0].message}`);
+  resolveAliases(doc);
   // Comments on `key:` lines of collections sit on the key, as when the package was read.
   restoreKeyLineComments(doc, text);
   if (text.includes("#")) restoreOuterComments(doc.contents, text);
