@@ -43,7 +43,7 @@ become the function's functionConfig, a ConfigMap with that data.
 Flags:
   -i, --image IMAGE               run this function image (builtin, or docker/podman)
       --exec COMMAND              run this executable as a function
-      --fn-config FILE            the functionConfig (a file; excluded from the input when in the package)
+      --fn-config FILE            the functionConfig (a file; in the package it is input too)
       --tag TAG                   semver constraint or tag for the image (recorded by --save)
   -o, --output VALUE              stdout (a ResourceList), unwrap (YAML), or a new directory
       --results-dir DIR           write the function's results to DIR/results.yaml

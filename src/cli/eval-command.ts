@@ -234,12 +234,6 @@ async function evalWith(args: EvalArgs): Promise<number> {
   const pkgDir = fromStdin ? undefined : await resolvePackage(args.pkgPath);
   const files = pkgDir ? await readPackageDir(pkgDir) : undefined;
   const resources = fromStdin ? stdinResources(await readStdin()) : undefined;
-  let functionConfigPath: string | undefined;
-  if (pkgDir && args.fnConfig) {
-    const rel = path.relative(pkgDir, path.resolve(args.fnConfig));
-    if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel))
-      functionConfigPath = rel.split(path.sep).join("/");
-  }
   // kpt saves into the Kptfile of the package, or of the working directory for `-`.
   const saveDir = pkgDir ?? path.resolve(".");
   const fnConfigRel = args.fnConfig ? path.relative(saveDir, path.resolve(args.fnConfig)) : undefined;
@@ -260,7 +254,6 @@ async function evalWith(args: EvalArgs): Promise<number> {
     fn,
     label,
     functionConfig,
-    functionConfigPath,
     selector: isEmptySelector(args.selector) ? undefined : args.selector,
     exclusion: isEmptySelector(args.exclusion) ? undefined : args.exclusion,
     runtime: createDefaultRuntime({ allowExec: true }),

@@ -17,7 +17,7 @@ import type { Document } from "yaml";
 import { KrmignoreError } from "../krm/krmignore.js";
 import { allPackages, buildPackageTree } from "../krm/package-tree.js";
 import type { FunctionRuntime } from "../runtimes/runtime.js";
-import { type Entry, pathOf } from "./entries.js";
+import type { Entry } from "./entries.js";
 import { ALREADY_HANDLED, KptError } from "./errors.js";
 import type { PipelineStep } from "./function-config.js";
 import { Hydration } from "./hydrate.js";
@@ -42,9 +42,8 @@ export interface EvalOptions {
   fn: { image?: string; exec?: string };
   /** How kpt names the function in its output and results (the resolved image, or the exec command). */
   label: string;
+  /** The functionConfig; a package file given as `--fn-config` is part of the input too, as in kpt. */
   functionConfig?: Document;
-  /** Root-relative path of the package file that is the functionConfig (excluded from the input). */
-  functionConfigPath?: string;
   /** kpt's `--match-*` selector and `--exclude-*` exclusion (empty selectors select everything). */
   selector?: Selector;
   exclusion?: Selector;
@@ -116,11 +115,6 @@ export async function evaluateFunction(options: EvalOptions): Promise<EvalResult
       createdAnnotations: false,
     }));
   }
-  const configEntry =
-    options.functionConfigPath === undefined
-      ? undefined
-      : entries.find((e) => e.origin && pathOf(e.doc) === options.functionConfigPath);
-  const input = configEntry ? entries.filter((e) => e !== configEntry) : entries;
 
   const step: PipelineStep = {
     kind: "mutator",
@@ -139,20 +133,23 @@ export async function evaluateFunction(options: EvalOptions): Promise<EvalResult
     name: options.fn.image ?? options.fn.exec ?? "",
     label: options.label,
     fnType: options.fn.image ? ("image" as const) : ("exec" as const),
-    resourceCount: input.length,
+    resourceCount: entries.length,
     selected,
   };
-  options.onEvent?.({ type: "step-start", step: { ...pending, resourceCount: countSelected(input, step) } });
+  options.onEvent?.({
+    type: "step-start",
+    step: { ...pending, resourceCount: countSelected(entries, step) },
+  });
   const outcome = enforcePathInvariants(
     await runStep({
       step,
       pkg: "",
-      entries: input,
+      entries,
       functionConfig: options.functionConfig,
       runtime: options.runtime,
       cwd: options.cwd,
     }),
-    input,
+    entries,
     new Set(files?.keys() ?? []),
   );
   const report: StepReport = {
@@ -167,7 +164,7 @@ export async function evaluateFunction(options: EvalOptions): Promise<EvalResult
     const error = outcome.failure === ALREADY_HANDLED ? undefined : outcome.failure;
     return { ok: false, resources: [], step: report, error };
   }
-  const output = configEntry ? [...outcome.entries, configEntry] : outcome.entries;
+  const output = outcome.entries;
   if (!files) return { ok: true, resources: output.map((e) => e.doc), step: report };
   const resources = outputResources(output);
   const composed = composeFiles({

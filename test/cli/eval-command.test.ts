@@ -1,6 +1,6 @@
 /**
  * `porchlight fn eval` as kpt fn eval: one function over a package and its subpackages (Kptfiles
- * included), `-- k=v` as a ConfigMap functionConfig, `--fn-config` kept out of the input, the
+ * included), `-- k=v` as a ConfigMap functionConfig, `--fn-config` (a package file is input too), the
  * match/exclude selectors, `-o stdout|unwrap`, `-` (a ResourceList on stdin), results and kpt's errors.
  * Also `fn render` (an alias of render) and `fn list` (the builtin registry).
  */
@@ -63,7 +63,25 @@ describe("porchlight fn eval", () => {
     expect(await read(dir, "Kptfile")).not.toContain("status:");
   });
 
-  it("takes --fn-config out of the input and leaves its file unchanged; selectors narrow the input", async () => {
+  it("evaluates a --fn-config file of the package as one of the input resources, as kpt does", async () => {
+    const dir = await fixture();
+    const code = await main([
+      "fn",
+      "eval",
+      dir,
+      "-i",
+      "set-labels",
+      "--fn-config",
+      path.join(dir, "labels-config.yaml"),
+    ]);
+    expect(code).toBe(0);
+    expect(stderr).toContain("[info]: set 8 labels in total\n");
+    expect(await read(dir, "labels-config.yaml")).toBe(
+      "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: labels\n  labels:\n    team: blue\nlabels:\n  team: blue\n",
+    );
+  });
+
+  it("runs with --fn-config on the resources the selectors match only", async () => {
     const dir = await fixture();
     const config = await read(dir, "labels-config.yaml");
     const code = await main([

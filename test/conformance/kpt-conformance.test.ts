@@ -19,11 +19,8 @@ if (!available) console.warn(`conformance skipped: ${conformanceDir}/run.sh is a
 /** The `kpt fn eval` groups, run with `EVAL_CMD`. */
 const EVAL_GROUPS = ["kpt-fn-render-eval", "catalog-examples-eval", "catalog-tests-eval"];
 
-/**
- * Eval cases passing today with STRICT=1, of 21 (gatekeeper aside). The issue's target is 95%: the
- * rest: starlark/eval-fn-config (fn eval keeps a --fn-config file inside the package out of the input).
- */
-const MIN_EVAL_PASSING = 20;
+/** Eval cases passing with STRICT=1: all 21 (gatekeeper aside). */
+const MIN_EVAL_PASSING = 21;
 
 interface RunSummary {
   lines: string[];
