@@ -213,16 +213,19 @@ describe("upgrade pull requests", () => {
     await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
     rendered(EAST);
     expect(await s.drain(s.job("org/deploy", { type: "draft", branch: EAST }))).toEqual([
-      `upstream:draft:org/deploy:${EAST}: east/app: current`,
+      `upstream:draft:org/deploy:${EAST}: east/app: downstream job`,
+      `upstream:downstream:org/deploy:east/app: east/app: current`,
     ]);
     expect([...s.deployRepo.pulls.values()].some((p) => p.merged)).toBe(false);
 
     s.deployRepo.config = "upgrades:\n  autoMerge: true\n";
     expect(await s.drain(s.job("org/deploy", { type: "draft", branch: WEST }))).toEqual([
-      `upstream:draft:org/deploy:${WEST}: west/app: current`,
+      `upstream:draft:org/deploy:${WEST}: west/app: downstream job`,
+      `upstream:downstream:org/deploy:west/app: west/app: current`,
     ]);
     expect(await s.drain(s.job("org/deploy", { type: "draft", branch: EAST }))).toEqual([
-      `upstream:draft:org/deploy:${EAST}: east/app: merged`,
+      `upstream:draft:org/deploy:${EAST}: east/app: downstream job`,
+      `upstream:downstream:org/deploy:east/app: east/app: merged`,
     ]);
     const east = [...s.deployRepo.pulls.values()].find((p) => p.head === EAST)!;
     expect(east.merged).toBe(true);
@@ -241,7 +244,8 @@ describe("upgrade pull requests", () => {
     await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
     rendered(EAST);
     expect(await s.drain(s.job("org/deploy", { type: "draft", branch: EAST }))).toEqual([
-      `upstream:draft:org/deploy:${EAST}: east/app: current`,
+      `upstream:draft:org/deploy:${EAST}: east/app: downstream job`,
+      `upstream:downstream:org/deploy:east/app: east/app: current`,
     ]);
     expect(openPulls(s.deployRepo).find((p) => p.head === EAST)?.merged).toBe(false);
   });

@@ -143,11 +143,11 @@ export async function runUpstreamJob(
       const draft = parseDraftBranch(task.branch, { draftPrefix: lifecycle.config.draftBranchPrefix });
       if (!draft) return "not a draft";
       if (draft.workspace === UPGRADE_WORKSPACE) {
-        const outcome = await upgradeDownstream(
-          { repo, pkg: draft.packagePath, defaultBranch: snapshot.defaultBranch, defaultSha: sha },
-          deps,
-        );
-        return `${draft.packagePath}: ${outcome.kind}`;
+        // The downstream's own job does the work: one key per downstream, so two jobs never race on
+        // its pull request (a held upgrade commented twice).
+        const task = { type: "downstream", package: draft.packagePath } as const;
+        await services.queue.enqueue({ kind: "upstream", installationId, repo, task });
+        return `${draft.packagePath}: downstream job`;
       }
       await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
       return "variants";
