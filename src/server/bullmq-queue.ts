@@ -24,6 +24,7 @@
 import { randomUUID } from "node:crypto";
 import { Job as BullJob, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
+import { waitForRedis } from "./redis-connection.js";
 
 /** What the queue needs to know of a job: its kind (for logs and metrics) and its installation. */
 export interface QueueJob {
@@ -110,6 +111,19 @@ export class BullWorkQueue<J extends QueueJob> {
 
   #error(error: Error): void {
     this.#options.onError?.(error);
+  }
+
+  /**
+   * Resolves once Redis answers; rejects after `timeoutMs` (default 10 s, ioredis reconnecting
+   * meanwhile) with an error naming `REDIS_URL` (password hidden) and what failed. Start-up calls it so
+   * an unreachable Redis stops the process with that message instead of jobs that never run.
+   */
+  async ready(timeoutMs?: number): Promise<void> {
+    await waitForRedis(this.#redis, {
+      url: this.#options.redisUrl,
+      purpose: "the work queue",
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
   }
 
   /** Stores a hint (resolves once Redis has it). */

@@ -2,6 +2,7 @@
  * The downstream index over a real Redis (what the app uses with REDIS_URL): shared by every process,
  * replaced per repository. Skips visibly without redis-server.
  */
+import { type AddressInfo, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DownstreamEntry } from "../../src/lifecycle/upstream/downstream-index.js";
 import { RedisDownstreamIndex } from "../../src/lifecycle/upstream/redis-downstream-index.js";
@@ -40,5 +41,23 @@ describe.skipIf(!available)("RedisDownstreamIndex", () => {
       await a.close();
       await b.close();
     }
+  });
+});
+
+describe("RedisDownstreamIndex: Redis unreachable", () => {
+  it("connect() fails naming REDIS_URL (password hidden) and what failed", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const error = await RedisDownstreamIndex.connect(`redis://:s3cret@127.0.0.1:${port}`, 300).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(`REDIS_URL=redis://:***@127.0.0.1:${port} (the downstream index)`);
+    expect(error?.message).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+    expect(error?.message).not.toContain("s3cret");
   });
 });

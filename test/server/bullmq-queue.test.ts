@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -198,5 +199,37 @@ describe.skipIf(!available)("BullMQ work queue (real Redis)", () => {
     await q.close();
     events.push("closed");
     expect(events).toEqual(["start x", "end x", "closed"]);
+  });
+});
+
+/** A loopback port nothing listens on (bound, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe("BullMQ work queue: Redis unreachable at start-up", () => {
+  it("ready() fails naming REDIS_URL (password hidden) and what failed; close() still returns", async () => {
+    const port = await closedPort();
+    const q = new BullWorkQueue<TestJob>({
+      redisUrl: `redis://user:hunter2@127.0.0.1:${port}/0`,
+      keyOf: (job) => job.branch,
+      retry: { maxAttempts: 1, isRetryable: () => false, retryDelayMs: () => 0 },
+    });
+    const error = await q.ready(300).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await q.close();
+    expect(error?.message).toContain(`REDIS_URL=redis://user:***@127.0.0.1:${port}/0`);
+    expect(error?.message).toContain("the work queue");
+    expect(error?.message).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+    expect(error?.message).not.toContain("hunter2");
   });
 });

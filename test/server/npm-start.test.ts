@@ -82,4 +82,52 @@ describe("npm start", () => {
       }
     }
   });
+
+  it("stops with a message naming REDIS_URL (no password) when Redis cannot be reached", {
+    timeout: 180_000,
+  }, async () => {
+    ensureBuiltCli();
+    const [port, redisPort] = [await freePort(), await freePort()];
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const npm = spawn("npm", ["start"], {
+      cwd: repoRoot,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        APP_ID: "1",
+        PRIVATE_KEY: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+        WEBHOOK_SECRET: "secret",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        GHE_HOST: "127.0.0.1:1",
+        GHE_PROTOCOL: "http",
+        REDIS_URL: `redis://ops:hunter2@127.0.0.1:${redisPort}`,
+        LOG_LEVEL: "info",
+        PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+      },
+    });
+    let output = "";
+    npm.stdout.on("data", (d) => {
+      output += String(d);
+    });
+    npm.stderr.on("data", (d) => {
+      output += String(d);
+    });
+    const code = new Promise<number | null>((resolve) => npm.once("exit", (c) => resolve(c)));
+    try {
+      expect(await code).not.toBe(0);
+      expect(output).toContain(
+        `cannot connect to Redis at REDIS_URL=redis://ops:***@127.0.0.1:${redisPort} (the work queue)`,
+      );
+      expect(output).toContain(`ECONNREFUSED 127.0.0.1:${redisPort}`);
+      expect(output).not.toContain("hunter2");
+    } finally {
+      try {
+        process.kill(-(npm.pid as number), "SIGKILL");
+      } catch {
+        // the group is gone already
+      }
+    }
+  });
 });

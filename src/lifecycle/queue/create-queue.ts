@@ -20,7 +20,7 @@ export async function createWorkQueue(options: {
     log.error(`${jobKey(job)}: failed: ${error instanceof Error ? error.message : String(error)}`);
   const concurrency = settings.concurrency ?? 4;
   if (server?.redisUrl) {
-    return new BullWorkQueue<Job>({
+    const queue = new BullWorkQueue<Job>({
       redisUrl: server.redisUrl,
       keyOf: jobKey,
       retry: DEFAULT_RETRY,
@@ -30,6 +30,12 @@ export async function createWorkQueue(options: {
       // Never the URL (it may hold a password): only what went wrong.
       onError: (error) => log.warn(`work queue (Redis): ${error.message}`),
     });
+    // At start-up an unreachable Redis stops the process with a message naming REDIS_URL.
+    await queue.ready().catch(async (error: unknown) => {
+      await queue.close().catch(() => undefined);
+      throw error;
+    });
+    return queue;
   }
   return new EmbeddedQueue({ concurrency, onFailed });
 }

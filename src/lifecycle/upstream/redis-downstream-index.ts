@@ -4,6 +4,7 @@
  * downstream repository, value = its entries as JSON.
  */
 import { Redis } from "ioredis";
+import { waitForRedis } from "../../server/redis-connection.js";
 import type { DownstreamEntry, DownstreamIndex } from "./downstream-index.js";
 import { repoKey } from "./upstream-source.js";
 
@@ -13,10 +14,24 @@ const PREFIX = "porchlight:downstreams:";
 export class RedisDownstreamIndex implements DownstreamIndex {
   private constructor(private readonly redis: Redis) {}
 
-  /** Connects (lazily, with ioredis' reconnection) to `url`. */
-  static async connect(url: string): Promise<RedisDownstreamIndex> {
-    const redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: true });
-    await redis.connect();
+  /**
+   * Connects to `url` (with ioredis' reconnection); rejects when Redis is not reachable within
+   * `timeoutMs` (default 10 s) with an error naming `REDIS_URL` (password hidden) and what failed.
+   */
+  static async connect(url: string, timeoutMs?: number): Promise<RedisDownstreamIndex> {
+    const redis = new Redis(url, { maxRetriesPerRequest: 3 });
+    // Later connection errors are retried by ioredis and surface on the commands that fail.
+    redis.on("error", () => undefined);
+    try {
+      await waitForRedis(redis, {
+        url,
+        purpose: "the downstream index",
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      });
+    } catch (error) {
+      redis.disconnect();
+      throw error;
+    }
     return new RedisDownstreamIndex(redis);
   }
 
