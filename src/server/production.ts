@@ -16,6 +16,7 @@
 import type { ApplicationFunctionOptions, Probot } from "probot";
 import type { RenderResult } from "../engine/types.js";
 import type { Octokit } from "../github/octokit/client.js";
+import { answeredStatus } from "../github/octokit/errors.js";
 import { isRequestTimeout, limitRequestTime } from "../github/octokit/timeout.js";
 import { operationsHandler } from "./http-endpoints.js";
 import {
@@ -89,7 +90,7 @@ interface OctokitHooks {
 /**
  * Limits every request attempt of `octokit` to `timeoutMs` (each timed-out attempt logged and counted as
  * status `0`) and counts its failed requests by status (once per request, after Octokit's retries; a
- * failure that is a timeout was counted already).
+ * failure that is a timeout was counted already; no answer at all is status `0`).
  */
 function instrument<T extends Octokit>(
   octokit: T,
@@ -109,7 +110,7 @@ function instrument<T extends Octokit>(
     },
   });
   (octokit as unknown as OctokitHooks).hook?.error("request", (error) => {
-    if (!isRequestTimeout(error)) metrics.githubError(typeof error.status === "number" ? error.status : 0);
+    if (!isRequestTimeout(error)) metrics.githubError(answeredStatus(error));
     throw error;
   });
   return octokit;

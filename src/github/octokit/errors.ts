@@ -57,6 +57,18 @@ export function rateLimitOf(
 }
 
 /**
+ * The HTTP status GitHub answered a failed request with, `0` when it did not answer: Octokit reports a
+ * request that got no response (connection refused or reset, DNS failure, time-out) as a `RequestError`
+ * with status 500 and no `response`, which must not be counted as GitHub's own 500. Anything without a
+ * numeric status is `0` too.
+ */
+export function answeredStatus(error: unknown): number {
+  const e = (typeof error === "object" && error !== null ? error : {}) as HttpErrorLike;
+  if (typeof e.status !== "number") return 0;
+  return e.status === 500 && e.response === undefined ? 0 : e.status;
+}
+
+/**
  * Turns anything Octokit throws into a {@link GitHubError}: 5xx, rate limits and network errors (no
  * status) are `unavailable`; other HTTP errors are `rejected`.
  */
