@@ -25,6 +25,27 @@ export interface StructuredLog {
 
 const current = new AsyncLocalStorage<LogFields>();
 
+/**
+ * Drops repeated keys from the fields a pino logger adds to every line, keeping the last value: Probot's
+ * `app.log` is a child `{ name: "probot" }` of a logger already named `probot`, and pino writes both,
+ * so every JSON line carried `"name":"probot"` twice (strict JSON consumers refuse duplicate keys).
+ * Only `log` itself changes (children Probot made before are left alone); a logger that is not pino's,
+ * or whose fields cannot be read, is left as it is.
+ */
+export function dropRepeatedLogFields(log: object): void {
+  const symbol = Object.getOwnPropertySymbols(log).find((s) => s.description === "pino.chindings");
+  if (!symbol) return;
+  const record = log as Record<symbol, unknown>;
+  const fields = record[symbol];
+  if (typeof fields !== "string" || !fields.startsWith(",")) return;
+  try {
+    const unique = JSON.stringify(JSON.parse(`{${fields.slice(1)}}`));
+    if (unique.length > 2) record[symbol] = `,${unique.slice(1, -1)}`;
+  } catch {
+    // not the shape pino writes: leave it
+  }
+}
+
 /** Runs `fn` with `fields` on every line {@link contextLog} writes meanwhile (across awaits). */
 export function withLogFields<T>(fields: LogFields, fn: () => Promise<T>): Promise<T> {
   return current.run({ ...current.getStore(), ...fields }, fn);

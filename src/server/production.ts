@@ -21,6 +21,7 @@ import { isRequestTimeout, limitRequestTime } from "../github/octokit/timeout.js
 import { operationsHandler } from "./http-endpoints.js";
 import {
   contextLog,
+  dropRepeatedLogFields,
   jobFields,
   type Log,
   type StructuredLog,
@@ -152,6 +153,7 @@ export function startProduction(options: ProductionOptions): Production {
     },
   });
   options.addHandler?.(operationsHandler({ metrics, stopping: shutdown.stopping }));
+  dropRepeatedLogFields(app.log);
   const structured = app.log as unknown as StructuredLog;
   const log = contextLog(structured);
   const instrumentOctokit = <T extends Octokit>(octokit: T): T =>

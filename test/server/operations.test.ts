@@ -1,9 +1,17 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { functionEnv } from "../../src/server/function-env.js";
 import { operationsHandler } from "../../src/server/http-endpoints.js";
-import { contextLog, jobFields, webhookFields, withLogFields } from "../../src/server/job-log.js";
+import {
+  contextLog,
+  dropRepeatedLogFields,
+  jobFields,
+  type StructuredLog,
+  webhookFields,
+  withLogFields,
+} from "../../src/server/job-log.js";
 import { Metrics } from "../../src/server/metrics.js";
 import { DEFAULT_RENDER_BUDGET, readRenderBudget } from "../../src/server/render-budget.js";
 import { readServerSettings } from "../../src/server/settings.js";
@@ -270,6 +278,26 @@ describe("structured logs", () => {
         "rendered",
       ],
       [{}, "outside"],
+    ]);
+  });
+
+  it("writes each key once in JSON lines (Probot's app.log repeats name: probot)", () => {
+    const lines: string[] = [];
+    // As Probot builds app.log: a logger named probot, then a child { name: "probot" }.
+    const appLog = pino({ name: "probot" }, { write: (line: string) => void lines.push(line) }).child({
+      name: "probot",
+    });
+    dropRepeatedLogFields(appLog);
+    const log = contextLog(appLog as unknown as StructuredLog);
+    (appLog as unknown as StructuredLog).info(webhookFields("d-1", "push", {}), "webhook");
+    void withLogFields({ job: "draft", attempt: 1 }, async () => log.warn("rendered"));
+    appLog.child({ delivery: "d-2" }).info("child");
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line.match(/"name":/g)).toEqual(['"name":']);
+    expect(lines.map((line) => JSON.parse(line))).toMatchObject([
+      { name: "probot", delivery: "d-1", event: "push", msg: "webhook" },
+      { name: "probot", job: "draft", attempt: 1, msg: "rendered" },
+      { name: "probot", delivery: "d-2", msg: "child" },
     ]);
   });
 });
