@@ -29,10 +29,11 @@ const current = new AsyncLocalStorage<LogFields>();
  * Drops repeated keys from the fields a pino logger adds to every line, keeping the last value: Probot's
  * `app.log` is a child `{ name: "probot" }` of a logger already named `probot`, and pino writes both,
  * so every JSON line carried `"name":"probot"` twice (strict JSON consumers refuse duplicate keys).
- * Only `log` itself changes (children Probot made before are left alone); a logger that is not pino's,
- * or whose fields cannot be read, is left as it is.
+ * Only `log` itself changes (children Probot made before are left alone); no logger (a Probot not yet
+ * loaded), one that is not pino's, or whose fields cannot be read, is left as it is.
  */
-export function dropRepeatedLogFields(log: object): void {
+export function dropRepeatedLogFields(log: object | undefined): void {
+  if (typeof log !== "object" || log === null) return;
   const symbol = Object.getOwnPropertySymbols(log).find((s) => s.description === "pino.chindings");
   if (!symbol) return;
   const record = log as Record<symbol, unknown>;
