@@ -1,6 +1,6 @@
 // In-process render vs the parse+serialise floor: the time `renderPackage` takes on a package against
 // the time the `yaml` package takes to parse every resource file of it and serialise every document
-// again, measured side by side (interleaved rounds, a collection before each sample).
+// again, measured side by side (interleaved rounds, steady state: no forced collection).
 import { performance } from "node:perf_hooks";
 import { parseAllDocuments } from "yaml";
 import { isResourceFile } from "./packages.js";
@@ -18,9 +18,13 @@ function floor(files) {
   return chars;
 }
 
-/** Wall time (ms) of `reps` calls of `fn`, divided by `reps`. */
+/**
+ * Wall time (ms) of `reps` calls of `fn`, divided by `reps`. No forced collection before a sample:
+ * after `gc()` V8 runs a render far slower for many calls (~150 ms more on a render of any size: a
+ * 100-resource render looked 10x slower than it runs), which no render in the CLI or the app pays;
+ * floor and render alternate which goes first, so the collections V8 decides on fall on both.
+ */
 async function timed(fn, reps) {
-  globalThis.gc?.();
   const start = performance.now();
   for (let i = 0; i < reps; i++) await fn();
   return (performance.now() - start) / reps;
