@@ -9,7 +9,9 @@
  *    `Rendered=False`, differs from its render or misses a readiness gate is NOT published (Porch refuses
  *    to approve a revision that does not render) — the comment says why and how to fix it; this matters
  *    on a default branch without the required check (`porchlight protect`), where such a merge is possible;
- * 4. tag the merge commit `<package-path>/v<N>` (a lightweight tag, as Porch makes). A published revision
+ * 4. tag the merge commit `<package-path>/v<N>` (a lightweight tag, as Porch makes), compare-and-swap:
+ *    the tag is created only if absent, and a conflict takes the next number from the tags that exist
+ *    then, so merges in a burst publish one revision each. A published revision
  *    is immutable: an existing tag is never moved — the comment says so. A package already tagged at
  *    this merge commit (a redelivered webhook) is reported, not tagged again;
  * 5. delete the draft branch when `deleteBranchOnPublish` (and the branch is in this repository, and
@@ -33,6 +35,7 @@ import {
   parseDraftBranch,
   parseRevisionTag,
   revisionObjectName,
+  workspaceRevision,
 } from "./revisions.js";
 
 /** A merged pull request, reduced to what publishing needs. */
@@ -63,29 +66,63 @@ export { PUBLISH_COMMENT_MARKER };
 /** Dependencies: the port, the engine (to judge the merge commit), a log, the repository config and limits. */
 export type PublishDeps = Pick<LifecycleDeps, "log" | "config" | "engine" | "port" | "limits">;
 
+/** Revision numbers one package tries before giving up (each conflict means another publish won it). */
+const MAX_TAG_ATTEMPTS = 20;
+
+/**
+ * Takes the package's next revision number compare-and-swap: the tag is created only if absent
+ * (GitHub refuses a ref that exists); on a conflict the number is computed again from the tags that
+ * exist then (and is never one that already conflicted, should the listing lag). A workspace that IS a
+ * revision (`v3`) names its number: when that tag exists it is reported, not renumbered.
+ */
 async function publishPackage(options: {
   pr: MergedPullRequest;
   packagePath: string;
   workspace: string;
   port: GitHubPort;
 }): Promise<PackagePublication> {
-  const { pr, packagePath, port } = options;
-  const tags = (await port.listTags({ repo: pr.repo, prefix: `${packagePath}/` })).filter(
-    (t) => parseRevisionTag(t.name)?.packagePath === packagePath,
-  );
-  const atMerge = tags.find((t) => t.sha === pr.mergeCommitSha);
-  if (atMerge) {
-    const revision = parseRevisionTag(atMerge.name)?.revision ?? 0;
-    return { packagePath, kind: "already-published", tag: atMerge.name, revision };
+  const { pr, packagePath, port, workspace } = options;
+  const explicit = workspaceRevision(workspace) !== undefined;
+  let taken = 0;
+  for (let attempt = 1; ; attempt++) {
+    const tags = (await port.listTags({ repo: pr.repo, prefix: `${packagePath}/` })).filter(
+      (t) => parseRevisionTag(t.name)?.packagePath === packagePath,
+    );
+    const atMerge = tags.find((t) => t.sha === pr.mergeCommitSha);
+    if (atMerge) {
+      const revision = parseRevisionTag(atMerge.name)?.revision ?? 0;
+      return { packagePath, kind: "already-published", tag: atMerge.name, revision };
+    }
+    const computed = nextRevision({ packagePath, workspace, tags: tags.map((t) => t.name) });
+    const revision = explicit ? computed : Math.max(computed, taken + 1);
+    const tag = formatRevisionTag({ packagePath, revision });
+    const existing = tags.find((t) => parseRevisionTag(t.name)?.revision === revision);
+    if (existing) return { packagePath, kind: "tag-exists", tag, revision, existingSha: existing.sha };
+    const created = await port.createTag({ repo: pr.repo, name: tag, sha: pr.mergeCommitSha });
+    if (created.kind === "created") return { packagePath, kind: "published", tag, revision };
+    if (explicit || attempt >= MAX_TAG_ATTEMPTS) return { packagePath, kind: "tag-exists", tag, revision };
+    taken = revision;
   }
-  const revision = nextRevision({ packagePath, workspace: options.workspace, tags: tags.map((t) => t.name) });
-  const tag = formatRevisionTag({ packagePath, revision });
-  const existing = tags.find((t) => parseRevisionTag(t.name)?.revision === revision);
-  if (existing) return { packagePath, kind: "tag-exists", tag, revision, existingSha: existing.sha };
-  const created = await port.createTag({ repo: pr.repo, name: tag, sha: pr.mergeCommitSha });
-  return created.kind === "created"
-    ? { packagePath, kind: "published", tag, revision }
-    : { packagePath, kind: "tag-exists", tag, revision };
+}
+
+/** Per repository, the end of the chain of publishes this process runs (see {@link inMergeOrder}). */
+const publishing = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `work` after every publish of `repo` this process started before it, so merges delivered in
+ * order take their numbers in merge order. Across processes the tag's compare-and-swap still gives each
+ * merge its own revision.
+ */
+async function inMergeOrder<T>(repo: RepoRef, work: () => Promise<T>): Promise<T> {
+  const key = `${repo.owner}/${repo.repo}`;
+  const before = publishing.get(key) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(work);
+  const settled = mine.catch(() => undefined);
+  publishing.set(key, settled);
+  void settled.then(() => {
+    if (publishing.get(key) === settled) publishing.delete(key);
+  });
+  return mine;
 }
 
 /** The comment's lines: package names as Porch shows them (relative to their directory). */
@@ -115,6 +152,10 @@ function publishedLines(options: {
  * other branches and unmerged pull requests are ignored. Throws GitHubError when GitHub fails.
  */
 export async function publishRevision(pr: MergedPullRequest, deps: PublishDeps): Promise<PublishOutcome> {
+  return inMergeOrder(pr.repo, () => publishMerged(pr, deps));
+}
+
+async function publishMerged(pr: MergedPullRequest, deps: PublishDeps): Promise<PublishOutcome> {
   const { port, config } = deps;
   const draft = parseDraftBranch(pr.headRef, { draftPrefix: config.draftBranchPrefix });
   if (!draft) return { kind: "ignored", reason: `${pr.headRef} is not a draft branch` };
