@@ -142,6 +142,47 @@ export function yamlErrorAnnotation(pkg: PackageReport): CheckAnnotation | undef
   };
 }
 
+/** An error-severity result where a reader finds it: the step, `file:line` (repository-relative) and field. */
+export interface ErrorResultLocation {
+  step: StepReport;
+  result: FunctionResult;
+  /** `app/ns.yaml:4` when the result names a file, else undefined. */
+  where: string | undefined;
+  field: string | undefined;
+}
+
+/**
+ * The error-severity results of a package's steps (`results` and kpt's `errorResults`, once each), with
+ * the file and line their annotation points at.
+ */
+export function errorResultLocations(pkg: PackageReport): ErrorResultLocation[] {
+  const out: ErrorResultLocation[] = [];
+  for (const step of pkg.result.steps) {
+    const seen = new Set<FunctionResult>();
+    for (const result of stepResults(step)) {
+      if (result.severity !== "error" || seen.has(result)) continue;
+      seen.add(result);
+      const annotation = toAnnotation(pkg, { packagePath: pkg.packagePath, step, result });
+      out.push({
+        step,
+        result,
+        where: annotation ? `${annotation.path}:${annotation.start_line}` : undefined,
+        field: result.field?.path,
+      });
+    }
+  }
+  return out;
+}
+
+/** One Markdown line for a located error result: `` `app/ns.yaml:4` field `metadata.name`: message ``. */
+export function describeErrorResult(located: ErrorResultLocation): string {
+  const ref = located.result.resourceRef;
+  const resource = ref ? ` ${[ref.kind, ref.namespace, ref.name].filter(Boolean).join("/")}` : "";
+  const where = located.where ? `\`${located.where}\`${resource}` : resource.trim() || "no file";
+  const field = located.field ? ` field \`${located.field}\`` : "";
+  return `${where}${field}: ${(located.result.message || "(no message)").replace(/\r?\n/g, " ")}`;
+}
+
 /** All annotations of a render: files that do not parse first, then function results in step order. */
 export function buildAnnotations(packages: PackageReport[]): CheckAnnotation[] {
   const byPath = new Map(packages.map((p) => [p.packagePath, p]));

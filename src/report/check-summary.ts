@@ -43,21 +43,53 @@ function fence(text: string): string {
   return ["```", body.replace(/```/g, "ʼʼʼ"), "```"].join("\n");
 }
 
+const KPT_OPS = /^(?:pkg\.render|pipeline\.run|pkg\.Subpackages|fn\.render)(?:: pkg [^:\n]*)?:\s*/;
+
+/**
+ * What went wrong, without kpt's error chain (`pkg.render: pkg ./db:\n\tpipeline.run: ...`): the innermost
+ * cause, which names the package or file itself. `undefined` for kpt's `already handled error` (a function
+ * failed, and its step says why) or when there is no error.
+ */
+export function renderFailureCause(error: string | undefined): string | undefined {
+  if (!error) return undefined;
+  let cause = error.trim();
+  for (let previous = ""; previous !== cause; ) {
+    previous = cause;
+    cause = cause.replace(KPT_OPS, "");
+  }
+  return cause === "already handled error" || cause === "" ? undefined : cause;
+}
+
+/** The package a chain names (`pkg.render: pkg ./db:` → `./db`), when it is a subpackage. */
+function chainPackage(error: string | undefined): string | undefined {
+  const named = [...(error ?? "").matchAll(/pkg\.render: pkg ([^:\n]*)/g)].map((m) => m[1]).at(-1);
+  return named === undefined || named === "." ? undefined : named;
+}
+
 function stepFailed(step: StepReport): boolean {
   return step.status.exitCode !== 0 || Boolean(step.status.executionError);
+}
+
+function hasErrorResults(step: StepReport): boolean {
+  return stepResults(step).some((r) => r.severity === "error");
 }
 
 function stepRow(step: StepReport): string {
   const results = stepResults(step).length;
   const pkg = step.packagePath === "." ? "" : ` (${step.packagePath})`;
-  const mark = stepFailed(step) ? "❌" : "✅";
+  const mark = stepFailed(step) || hasErrorResults(step) ? "❌" : "✅";
   return `| ${mark} | ${step.kind}${pkg} | \`${cell(step.name)}\` | ${step.status.exitCode} | ${results} | ${formatDuration(step.durationMs)} |`;
 }
 
 function packageSection(pkg: PackageReport): string[] {
   const { result } = pkg;
-  const lines = [`### ${result.ok ? "✅" : "❌"} \`${displayPath(pkg.packagePath)}\``, ""];
-  if (result.steps.length === 0) lines.push("No pipeline steps.", "");
+  const clean = result.ok && !result.steps.some(hasErrorResults);
+  const lines = [`### ${clean ? "✅" : "❌"} \`${displayPath(pkg.packagePath)}\``, ""];
+  if (result.steps.length === 0)
+    lines.push(
+      result.ok ? "No pipeline steps." : "The pipeline did not run: the package could not be read.",
+      "",
+    );
   else {
     lines.push("| | Step | Function | Exit code | Results | Duration |", "|---|---|---|---|---|---|");
     for (const step of result.steps) lines.push(stepRow(step));
@@ -79,7 +111,10 @@ function packageSection(pkg: PackageReport): string[] {
   if (!result.ok) {
     if (result.status.renderStatus?.errorSummary)
       lines.push(`Error: ${result.status.renderStatus.errorSummary}`, "");
-    if (result.error) lines.push(fence(result.error), "");
+    const cause = renderFailureCause(result.error);
+    const sub = chainPackage(result.error);
+    if (cause && sub) lines.push(`In subpackage \`${sub}\`:`, "", fence(cause), "");
+    else if (cause) lines.push(fence(cause), "");
     lines.push(result.files ? "The package was stored with its Kptfile status." : "Nothing was stored.", "");
   }
   return lines;

@@ -29,8 +29,8 @@ export interface CommentedPull {
  */
 export function proposeFailureComment(pr: CommentedPull, lines: string[], converted: boolean): string {
   const why = converted
-    ? "Porch refuses to propose a package revision whose render fails, so this pull request was turned back into a **draft** (a GitHub draft pull request is a Draft revision)."
-    : "Porch refuses to propose a package revision whose render fails: this pull request stays a **draft** until it renders.";
+    ? "Porch refuses to propose a package revision whose render fails (a function failed, or reported an error result), so this pull request was turned back into a **draft** (a GitHub draft pull request is a Draft revision)."
+    : "Porch refuses to propose a package revision whose render fails (a function failed, or reported an error result): this pull request stays a **draft** until it renders.";
   return [
     PROPOSE_COMMENT_MARKER,
     "### ⛔ This revision cannot be proposed yet",

@@ -10,6 +10,8 @@ import { type CheckReport, truncateSummary } from "./check-summary.js";
 export type GateProblem =
   | { kind: "render-failed"; packagePath: string; steps: string[]; message: string }
   | { kind: "not-rendered"; packagePath: string; files: string[] }
+  /** Rendering succeeded (every function exited 0) but a function reported error-severity results. */
+  | { kind: "error-results"; packagePath: string; results: string[] }
   | { kind: "readiness"; packagePath: string; conditionType: string; message: string };
 
 /** The gate's decision. */
@@ -30,6 +32,8 @@ export function describeProblem(problem: GateProblem): string {
       const files = problem.files.map((f) => `\`${path.relative(problem.packagePath || ".", f) || f}\``);
       return `- ${pkg}: content differs from what rendering produces (${files.join(", ")}) — rendered output or the Kptfile status was edited by hand; push to the draft branch to re-render`;
     }
+    case "error-results":
+      return `- ${pkg}: a function reported ${problem.results.length === 1 ? "an error result" : `${problem.results.length} error results`} (it exited 0, so \`kpt fn render\` succeeds, but the package is not what the function expects)${problem.results.map((r) => `\n  - ${r.replace(/\n/g, "\n  ")}`).join("")}`;
     case "readiness":
       return `- ${pkg}: readiness gate \`${problem.conditionType}\` is not met: ${problem.message}`;
   }
@@ -44,9 +48,11 @@ export function applyGateToReport(report: CheckReport, verdict: GateVerdict): Ch
   const kinds = new Set(verdict.problems.map((p) => p.kind));
   const title = kinds.has("render-failed")
     ? report.title
-    : kinds.has("not-rendered")
-      ? "Not mergeable: content differs from its render"
-      : "Not mergeable: readiness gates not met";
+    : kinds.has("error-results")
+      ? `Not mergeable: error results in ${[...new Set(verdict.problems.filter((p) => p.kind === "error-results").map((p) => display(p.packagePath)))].join(", ")}`
+      : kinds.has("not-rendered")
+        ? "Not mergeable: content differs from its render"
+        : "Not mergeable: readiness gates not met";
   const section = ["### ⛔ Merge gate", "", ...verdict.problems.map(describeProblem)].join("\n");
   const [head, ...rest] = report.summary.split("\n\n");
   return {

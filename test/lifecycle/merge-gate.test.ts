@@ -91,6 +91,75 @@ describe("merge gate", () => {
     expect(verdict.problems.map((p) => p.kind)).toEqual(["render-failed"]);
   });
 
+  it("fails a package whose function exited 0 but reported an error result, naming file:line and field", () => {
+    const ns =
+      "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: old\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: new\n";
+    const report = pkg({
+      kptfile: KPTFILE(""),
+      steps: [
+        step(),
+        step({
+          results: [
+            { message: "namespace set", severity: "info" },
+            {
+              message: "expect a single upstream namespace",
+              severity: "error",
+              resourceRef: { apiVersion: "v1", kind: "Namespace", name: "new" },
+              field: { path: "metadata.name" },
+              file: { path: "ns.yaml", index: 1 },
+            },
+            { message: "no file here", severity: "error" },
+          ],
+        }),
+      ],
+    });
+    report.result.files?.set("ns.yaml", bytes(ns));
+    // Rendering itself succeeded: kpt exits 0 here, and the step is not a failing step.
+    expect(report.result.ok).toBe(true);
+    expect(failingSteps(report)).toEqual([]);
+    const verdict = evaluateMergeGate({ packages: [report], changes: NONE });
+    expect(verdict.passed).toBe(false);
+    expect(verdict.problems).toEqual([
+      {
+        kind: "error-results",
+        packagePath: "app",
+        results: [
+          "mutator `ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2`: `app/ns.yaml:9` Namespace/new field `metadata.name`: expect a single upstream namespace",
+          "mutator `ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2`: no file: no file here",
+        ],
+      },
+    ]);
+    const gated = applyGateToReport(
+      { conclusion: "success", title: "Rendered 1 package: app", summary: "## porchlight/render\n\nx" },
+      verdict,
+    );
+    expect(gated.conclusion).toBe("failure");
+    expect(gated.title).toBe("Not mergeable: error results in app");
+    expect(gated.summary).toContain("a function reported 2 error results (it exited 0");
+  });
+
+  it("names file:line and field of the error results of a failing step", () => {
+    const failing = step({
+      exitCode: 1,
+      results: [
+        {
+          message: "too long",
+          severity: "error",
+          field: { path: "metadata.labels.a" },
+          file: { path: "cm.yaml" },
+        },
+      ],
+    });
+    const report = pkg({ ok: false, kptfile: KPTFILE(""), steps: [failing] });
+    report.result.files?.set(
+      "cm.yaml",
+      bytes("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels:\n    a: b\n"),
+    );
+    expect(failingSteps(report)).toEqual([
+      "mutator `ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2` exited 1:\n  - `app/cm.yaml:6` field `metadata.labels.a`: too long",
+    ]);
+  });
+
   it("attributes drift to the innermost package and ignores renderStatus-only Kptfile changes", () => {
     const outer = pkg({ path: "apps", kptfile: KPTFILE("") });
     const inner = pkg({ path: "apps/web", kptfile: KPTFILE("") });

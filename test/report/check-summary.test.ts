@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { formatCheckReport, SUMMARY_LIMIT, truncateSummary } from "../../src/report/check-summary.js";
+import {
+  formatCheckReport,
+  renderFailureCause,
+  SUMMARY_LIMIT,
+  truncateSummary,
+} from "../../src/report/check-summary.js";
 import { pkgReport, step } from "./fixtures.js";
 
 describe("formatCheckReport", () => {
@@ -58,8 +63,51 @@ describe("formatCheckReport", () => {
     expect(report.title).toBe("Render failed: (repository root) (1 failed step)");
     expect(report.summary).toContain("| ❌ | mutator | `ghcr.io/x/unknown:v1` | 1 | 0 |");
     expect(report.summary).toContain("no runtime can run it");
-    expect(report.summary).toContain("pipeline.run: already handled error");
+    // kpt's internal chain (`pkg.render: pkg .: pipeline.run: already handled error`) is never shown.
+    expect(report.summary).not.toMatch(/already handled error|pipeline\.run|pkg\.render/);
     expect(report.summary).toContain("Nothing was stored.");
+  });
+
+  it("says the pipeline did not run when a file does not parse, with the cause and no kpt chain", () => {
+    const failed = pkgReport({ packagePath: "app", files: {}, ok: false, steps: [] });
+    failed.result.error = "pkg.render: pkg .: a.yaml: yaml: line 5: did not find expected key";
+    const report = formatCheckReport({ packages: [failed] });
+    expect(report.summary).toContain("The pipeline did not run");
+    expect(report.summary).not.toContain("No pipeline steps.");
+    expect(report.summary).toContain("a.yaml: yaml: line 5: did not find expected key");
+    expect(report.summary).not.toContain("pkg.render");
+  });
+
+  it("names the subpackage of a nested chain and keeps only its cause", () => {
+    expect(renderFailureCause("pkg.render: pkg .:\n\tpipeline.run: already handled error")).toBeUndefined();
+    expect(renderFailureCause("pkg.render: pkg ./db:\n\tpipeline.run: function x failed: boom")).toBe(
+      "function x failed: boom",
+    );
+    const failed = pkgReport({ packagePath: "app", files: {}, ok: false, steps: [] });
+    failed.result.error = "pkg.render: pkg ./db:\n\tpipeline.run: function x failed: boom";
+    const { summary } = formatCheckReport({ packages: [failed] });
+    expect(summary).toContain("In subpackage `./db`:");
+    expect(summary).toContain("function x failed: boom");
+    expect(summary).not.toContain("pipeline.run");
+  });
+
+  it("marks a step and its package failed when a function reports an error result with exit code 0", () => {
+    const report = formatCheckReport({
+      packages: [
+        pkgReport({
+          packagePath: "app",
+          files: {},
+          steps: [
+            step({
+              name: "set-namespace:v0.4",
+              results: [{ message: "expect a single upstream namespace", severity: "error" }],
+            }),
+          ],
+        }),
+      ],
+    });
+    expect(report.summary).toContain("### ❌ `app`");
+    expect(report.summary).toContain("| ❌ | mutator | `set-namespace:v0.4` | 0 | 1 |");
   });
 
   it("keeps the summary within GitHub's limit", () => {

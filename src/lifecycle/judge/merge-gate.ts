@@ -7,13 +7,21 @@
  *    edited by hand, or the render commit is missing) — the steps' results under `status.renderStatus`,
  *    the record of the last render run, excepted: they legitimately differ on a re-render. The same
  *    rule decides whether a draft push is worth a render commit (../render/render-draft.ts);
- * 3. a readiness gate (`info.readinessGates[].conditionType`) has no condition with status "True".
+ * 3. a readiness gate (`info.readinessGates[].conditionType`) has no condition with status "True";
+ * 4. a function reported an error-severity result although it exited 0 (catalog functions such as
+ *    set-namespace do: kpt's render succeeds, Porch's results say the revision is wrong).
  * Pure: render results in, verdict and report out (worded by `src/report/gate-report.ts`).
  */
 import path from "node:path/posix";
 import { onlyRenderStatusDiffers } from "../../engine/render-status-diff.js";
 import type { CheckAnnotation, FileChanges } from "../../github/port.js";
-import { buildAnnotations, limitAnnotations, type PackageReport } from "../../report/annotations.js";
+import {
+  buildAnnotations,
+  describeErrorResult,
+  errorResultLocations,
+  limitAnnotations,
+  type PackageReport,
+} from "../../report/annotations.js";
 import { type CheckReport, formatCheckReport } from "../../report/check-summary.js";
 import { applyGateToReport, type GateProblem, type GateVerdict } from "../../report/gate-report.js";
 import { renderNotes } from "../../report/messages.js";
@@ -25,16 +33,23 @@ export { onlyRenderStatusDiffers };
 
 /** The failing steps of a package, one line each: `` mutator `image` exited 1: stderr's first line ``. */
 export function failingSteps(pkg: PackageReport): string[] {
+  const located = errorResultLocations(pkg);
   return pkg.result.steps
     .filter((s) => s.status.exitCode !== 0 || s.status.executionError)
     .map((s) => {
+      const where = s.packagePath === "." ? "" : ` in ${s.packagePath}`;
+      const results = located.filter((l) => l.step === s && (l.where || l.field));
+      if (results.length > 0 && !s.status.executionError)
+        return [
+          `${s.kind} \`${s.name}\`${where} exited ${s.status.exitCode}:`,
+          ...results.map((l) => `  - ${describeErrorResult(l)}`),
+        ].join("\n");
       const why =
         s.status.executionError ??
         s.status.errorResults?.[0]?.message ??
         s.status.results?.find((r) => r.severity === "error")?.message ??
         s.status.stderr?.trim().split("\n")[0] ??
         "";
-      const where = s.packagePath === "." ? "" : ` in ${s.packagePath}`;
       return `${s.kind} \`${s.name}\`${where} exited ${s.status.exitCode}${why ? `: ${why}` : ""}`;
     });
 }
@@ -83,6 +98,13 @@ export function evaluateMergeGate(options: {
       });
       continue;
     }
+    const errors = errorResultLocations(pkg);
+    if (errors.length > 0)
+      problems.push({
+        kind: "error-results",
+        packagePath: pkg.packagePath,
+        results: errors.map((l) => `${l.step.kind} \`${l.step.name}\`: ${describeErrorResult(l)}`),
+      });
     const files = changed.get(pkg.packagePath);
     if (files?.length)
       problems.push({ kind: "not-rendered", packagePath: pkg.packagePath, files: files.sort() });

@@ -64,7 +64,7 @@ export async function followUpPullRequest(options: {
   deps: LifecycleDeps;
 }): Promise<{ convertedToDraft: boolean }> {
   const { repo, deps, verdict } = options;
-  const failures = verdict.problems.filter((p) => p.kind === "render-failed");
+  const failures = verdict.problems.filter((p) => p.kind === "render-failed" || p.kind === "error-results");
   if (failures.length === 0) {
     await upsertComment({
       port: deps.port,
