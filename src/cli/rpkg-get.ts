@@ -68,7 +68,10 @@ export function formatTable(rows: PackageRevisionInfo[]): string {
 export function toPackageRevisionList(
   rows: PackageRevisionInfo[],
   repoUrl: string,
-  /** Package path → the PackageVariant that owns it (its Kptfile annotation on the default branch). */
+  /**
+   * The PackageVariant that owns a revision: by revision NAME (a draft's own Kptfile), else by package
+   * path (its Kptfile annotation on the default branch).
+   */
   owners: ReadonlyMap<string, string> = new Map(),
 ): Record<string, unknown> {
   return {
@@ -83,13 +86,13 @@ export function toPackageRevisionList(
         ...(r.pullRequest === undefined
           ? {}
           : { annotations: { "porchlight.dev/pull-request": `${repoUrl}/pull/${r.pullRequest}` } }),
-        ...(owners.has(r.packagePath)
+        ...((owners.get(r.name) ?? owners.get(r.packagePath))
           ? {
               ownerReferences: [
                 {
                   apiVersion: "config.porch.kpt.dev/v1alpha1",
                   kind: "PackageVariant",
-                  name: owners.get(r.packagePath),
+                  name: owners.get(r.name) ?? owners.get(r.packagePath),
                   controller: true,
                 },
               ],
@@ -144,6 +147,31 @@ async function variantOwners(
       continue;
     }
     if (typeof owner === "string") owners.set(e.path.replace(/\/?Kptfile$/, ""), owner);
+  }
+  return owners;
+}
+
+/**
+ * The PackageVariant owning each Draft / Proposed revision, read from the Kptfile on its own branch (a
+ * variant's clone draft has no Kptfile on the default branch yet): revision NAME → variant name.
+ */
+async function draftOwners(
+  port: ReturnType<typeof createRestPort>,
+  repo: { owner: string; repo: string },
+  rows: readonly PackageRevisionInfo[],
+): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  for (const r of rows) {
+    if (r.lifecycle === "Published") continue;
+    let kptfile: unknown;
+    try {
+      kptfile = await readYamlFile(port, { repo, path: `${r.packagePath}/Kptfile`, ref: r.sha });
+    } catch {
+      continue;
+    }
+    const owner = (kptfile as { metadata?: { annotations?: Record<string, unknown> } } | null)?.metadata
+      ?.annotations?.[OWNER_ANNOTATION];
+    if (typeof owner === "string") owners.set(r.name, owner);
   }
   return owners;
 }
@@ -235,6 +263,8 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
             ),
           })
         : new Map<string, string>();
+    if (output === "yaml")
+      for (const [name, owner] of await draftOwners(port, repo, rows)) owners.set(name, owner);
     io.stdout(
       output === "yaml"
         ? stringify(toPackageRevisionList(rows, `${webBase}/${repo.owner}/${repo.repo}`, owners))

@@ -78,6 +78,14 @@ export function noPackageOutput(directories: readonly string[]): CheckOutput {
   };
 }
 
+/** The neutral check of a branch that looks like a Draft branch but is not one (nothing is rendered). */
+export function notADraftOutput(branch: string, reason: string): CheckOutput {
+  return {
+    title: "Not a Draft: nothing rendered",
+    summary: `## porchlight/render\n\nBranch \`${branch}\` is not treated as a Draft revision: ${reason}.\n\nporchlight renders and commits only on Draft branches; this commit was not rendered.`,
+  };
+}
+
 /** The failed check of a render that stopped before it could report. */
 export function crashOutput(message: string): CheckOutput {
   return {

@@ -127,6 +127,17 @@ describe("porchlight rpkg get", () => {
       .get(`/repos/acme/pkgs/git/trees/${sha(1)}`)
       .query(true)
       .reply(200, { sha: sha(2), tree: [] });
+    // The draft is a PackageVariant's clone: its owner is in the Kptfile on its own branch.
+    const variantKptfile =
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: db\n  annotations:\n    porchlight.dev/package-variant: east\n";
+    api
+      .get("/repos/acme/pkgs/contents/catalog%2Fdb%2FKptfile")
+      .query({ ref: sha(3) })
+      .reply(200, {
+        type: "file",
+        encoding: "base64",
+        content: Buffer.from(variantKptfile).toString("base64"),
+      });
 
     const { io, out } = capture({ GITHUB_TOKEN: "t0ken", GITHUB_API_URL: "https://ghe.example.com/api/v3/" });
     expect(await runRpkgGet(["rpkg", "get", "--repo", "acme/pkgs", "-o", "yaml"], io)).toBe(0);
@@ -158,7 +169,17 @@ describe("porchlight rpkg get", () => {
         },
       },
       expect.objectContaining({
-        metadata: { name: "pkgs.catalog.db.first" },
+        metadata: {
+          name: "pkgs.catalog.db.first",
+          ownerReferences: [
+            {
+              apiVersion: "config.porch.kpt.dev/v1alpha1",
+              kind: "PackageVariant",
+              name: "east",
+              controller: true,
+            },
+          ],
+        },
         spec: expect.objectContaining({ lifecycle: "Draft", revision: 0, workspaceName: "first" }),
       }),
     ]);

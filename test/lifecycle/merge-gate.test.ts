@@ -138,6 +138,16 @@ describe("merge gate", () => {
     expect(gated.summary).toContain("a function reported 2 error results (it exited 0");
   });
 
+  it("words a file that does not parse by file and line, without kpt's chain", () => {
+    const report = pkg({ ok: false, kptfile: KPTFILE(""), steps: [] });
+    report.result.error = "pkg.render: pkg .: a.yaml: yaml: line 5: did not find expected key";
+    const [problem] = evaluateMergeGate({ packages: [report], changes: NONE }).problems;
+    expect(problem).toMatchObject({
+      kind: "render-failed",
+      message: "`app/a.yaml:5`: yaml: line 5: did not find expected key — the pipeline did not run",
+    });
+  });
+
   it("names file:line and field of the error results of a failing step", () => {
     const failing = step({
       exitCode: 1,

@@ -226,3 +226,44 @@ describe("mayNotBeIdempotent", () => {
     expect(mayNotBeIdempotent(step("ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3"))).toBe(true);
   });
 });
+
+describe("a branch that looks like a Draft but is not one", () => {
+  it("gets one neutral check saying why, and nothing is rendered or committed", async () => {
+    for (const [branch, why] of [
+      ["draft/web/v1", "`draft/` is not the Draft branch prefix `drafts/`"],
+      ["drafts/web", "has no workspace"],
+    ] as const) {
+      const { fake, deps } = setup();
+      const { after } = fake.push({
+        branch,
+        changes: { "web/Kptfile": kptfile("web", SET_NAMESPACE), "web/deploy.yaml": deployment("web") },
+      });
+      const head = { name: branch, sha: after, message: "x" };
+      const repo = { owner: fake.owner, repo: fake.repo };
+      const outcome = await renderDraftHead({ repo, head, defaultBranch: "main" }, deps);
+      expect(outcome.kind).toBe("ignored");
+      expect(fake.heads.get(branch), "nothing committed").toBe(after);
+      const checks = fake.checksOn(after);
+      expect(checks.map((c) => c.conclusion)).toEqual(["neutral"]);
+      expect(checks[0]?.output?.title).toBe("Not a Draft: nothing rendered");
+      expect(checks[0]?.output?.summary).toContain(why);
+      // The same sha again (a redelivery): no second check.
+      await renderDraftHead({ repo, head, defaultBranch: "main" }, deps);
+      expect(fake.checksOn(after)).toHaveLength(1);
+    }
+  });
+
+  it("leaves other branches alone", async () => {
+    const { fake, deps } = setup();
+    const { after } = fake.push({
+      branch: "feature/x",
+      changes: { "web/Kptfile": kptfile("web", SET_NAMESPACE) },
+    });
+    const repo = { owner: fake.owner, repo: fake.repo };
+    await renderDraftHead(
+      { repo, head: { name: "feature/x", sha: after, message: "x" }, defaultBranch: "main" },
+      deps,
+    );
+    expect(fake.checksOn(after)).toEqual([]);
+  });
+});

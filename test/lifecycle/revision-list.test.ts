@@ -51,6 +51,26 @@ describe("deriveRevisions", () => {
     expect(rows[2]).toMatchObject({ ref: "refs/tags/app/v2", sha: sha(2) });
   });
 
+  it("keeps NAMEs unique: a Draft with workspace v2 beside Published revision 2 is named .draft", () => {
+    const rows = deriveRevisions(
+      inputs({
+        tags: [{ name: "app/v2", sha: sha(2) }],
+        branches: [
+          { name: "drafts/app/v2", sha: sha(3) },
+          { name: "drafts/app/main", sha: sha(4) },
+        ],
+        mainPackages: [{ path: "app", sha: sha(5) }],
+      }),
+    );
+    expect(brief(rows)).toEqual([
+      "pkgs.app.main app main -1 false Published",
+      "pkgs.app.v2 app v2 2 true Published",
+      "pkgs.app.main.draft app main 0 false Draft",
+      "pkgs.app.v2.draft app v2 0 false Draft",
+    ]);
+    expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length);
+  });
+
   it("derives Draft and Proposed from pull requests", () => {
     const rows = deriveRevisions(
       inputs({

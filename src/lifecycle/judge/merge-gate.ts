@@ -21,8 +21,9 @@ import {
   errorResultLocations,
   limitAnnotations,
   type PackageReport,
+  yamlErrorAnnotation,
 } from "../../report/annotations.js";
-import { type CheckReport, formatCheckReport } from "../../report/check-summary.js";
+import { type CheckReport, formatCheckReport, renderFailureCause } from "../../report/check-summary.js";
 import { applyGateToReport, type GateProblem, type GateVerdict } from "../../report/gate-report.js";
 import { renderNotes } from "../../report/messages.js";
 import { changedPathsOf } from "../render/render-packages.js";
@@ -52,6 +53,19 @@ export function failingSteps(pkg: PackageReport): string[] {
         "";
       return `${s.kind} \`${s.name}\`${where} exited ${s.status.exitCode}${why ? `: ${why}` : ""}`;
     });
+}
+
+/**
+ * Why a package does not render, for people: the file and line of a file that does not parse (the
+ * pipeline did not run), else kpt's innermost cause without its chain, else the error summary.
+ */
+function renderFailureMessage(pkg: PackageReport): string {
+  const invalid = yamlErrorAnnotation(pkg);
+  if (invalid)
+    return `\`${invalid.path}:${invalid.start_line}\`: ${invalid.message} — the pipeline did not run`;
+  return (
+    renderFailureCause(pkg.result.error) ?? pkg.result.status.renderStatus?.errorSummary ?? "rendering failed"
+  );
 }
 
 function inPackage(filePath: string, packagePath: string): boolean {
@@ -94,7 +108,7 @@ export function evaluateMergeGate(options: {
         kind: "render-failed",
         packagePath: pkg.packagePath,
         steps: failingSteps(pkg),
-        message: pkg.result.status.renderStatus?.errorSummary ?? pkg.result.error ?? "rendering failed",
+        message: renderFailureMessage(pkg),
       });
       continue;
     }

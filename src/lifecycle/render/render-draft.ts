@@ -23,12 +23,12 @@
  */
 import { type BranchHead, GitHubError, type RepoRef } from "../../github/port.js";
 import { isRenderCommit, renderCommitMessage } from "../../report/commit-message.js";
-import { noPackageOutput, renderNotes } from "../../report/messages.js";
+import { noPackageOutput, notADraftOutput, renderNotes } from "../../report/messages.js";
 import { CLAIM_MEMO_MS, claimKey, type LifecycleDeps, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
 import { concludeOnFailure, existingVerdict, judgedPackages } from "../judge/check-commit.js";
 import { contentDrift, type GateVerdict, gateCheckReport } from "../judge/merge-gate.js";
 import { followUpPullRequests } from "../revisions/propose.js";
-import { normalizePrefix, parseDraftBranch } from "../revisions/revisions.js";
+import { draftLookalike, normalizePrefix, parseDraftBranch } from "../revisions/revisions.js";
 import { CheckRunTracker } from "./render-check.js";
 import {
   noChanges,
@@ -118,15 +118,34 @@ async function storeOutput(
   return outcome;
 }
 
+/** A neutral check saying why a branch that looks like a Draft is not one (once per sha). */
+async function reportNotADraft(draft: DraftHead, reason: string, deps: LifecycleDeps): Promise<void> {
+  const { repo, head } = draft;
+  const verdict = await existingVerdict(repo, head.sha, deps);
+  if (verdict.kind === "concluded" || verdict.kind === "held") return;
+  const check = new CheckRunTracker({ port: deps.port, repo, lease: deps.lease });
+  if (verdict.kind === "stale") check.adopt(verdict);
+  await check.conclude({
+    headSha: head.sha,
+    conclusion: "neutral",
+    output: notADraftOutput(head.name, reason),
+  });
+  await deps.queue.remember(verdictKey(repo, head.sha), VERDICT_MEMO_MS);
+}
+
 /** Renders the draft head and reports it; see the module comment. Throws GitHubError when GitHub fails. */
 export async function renderDraftHead(draft: DraftHead, deps: LifecycleDeps): Promise<RenderDraftOutcome> {
   const { repo, head } = draft;
   const parsed = parseDraftBranch(head.name, { draftPrefix: deps.config.draftBranchPrefix });
-  if (!parsed)
+  if (!parsed) {
+    const lookalike = draftLookalike(head.name, { draftPrefix: deps.config.draftBranchPrefix });
+    if (lookalike) await reportNotADraft(draft, lookalike, deps);
     return {
       kind: "ignored",
-      reason: `not a ${normalizePrefix(deps.config.draftBranchPrefix)}<package>/<workspace> branch`,
+      reason:
+        lookalike ?? `not a ${normalizePrefix(deps.config.draftBranchPrefix)}<package>/<workspace> branch`,
     };
+  }
 
   // 1. One verdict per sha.
   const check = new CheckRunTracker({ port: deps.port, repo, lease: deps.lease });

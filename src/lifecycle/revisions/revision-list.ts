@@ -102,6 +102,24 @@ function draftLifecycle(
 }
 
 /**
+ * Makes every NAME unique within the repository (Porch's object names are): a Draft or Proposed revision
+ * whose name a Published one already has (workspace `v2` beside revision 2, workspace `main` beside the
+ * default branch's placeholder) is named `<name>.draft` (`.draft2`, ... if that is taken too).
+ */
+function uniqueNames(rows: PackageRevisionInfo[]): void {
+  const taken = new Set(rows.filter((r) => r.lifecycle === "Published").map((r) => r.name));
+  for (const row of rows) {
+    if (row.lifecycle === "Published") continue;
+    if (taken.has(row.name)) {
+      let n = 1;
+      while (taken.has(`${row.name}.draft${n === 1 ? "" : n}`)) n += 1;
+      row.name = `${row.name}.draft${n === 1 ? "" : n}`;
+    }
+    taken.add(row.name);
+  }
+}
+
+/**
  * Derives the package revisions, sorted by package name, then revision (placeholder, published
  * ascending, then Draft/Proposed by workspace). Branches, tags and packages outside `directories` and
  * tags that are not integer revisions (`pkg/v2.0.0`, `v1`) are skipped.
@@ -174,6 +192,7 @@ export function deriveRevisions(inputs: RevisionInputs): PackageRevisionInfo[] {
     if (info) out.push(info);
   }
 
+  uniqueNames(out);
   const rank = (r: number) => (r === 0 ? Number.MAX_SAFE_INTEGER : r);
   return out.sort(
     (a, b) =>

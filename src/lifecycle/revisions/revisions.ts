@@ -123,6 +123,35 @@ export function parseDraftBranch(branch: string, options: NamingOptions = {}): D
 }
 
 /**
+ * Why a branch that looks like a Draft branch is not one (a typo'd prefix `draft/x/ws`, `Drafts/x/ws`,
+ * or the prefix without a workspace `drafts/x`), or `undefined` when it is a Draft branch or does not
+ * look like one at all. Porch would not list such a branch as a revision either; the reason says what
+ * the branch would have to be called. Pure.
+ */
+export function draftLookalike(branch: string, options: NamingOptions = {}): string | undefined {
+  if (parseDraftBranch(branch, options)) return undefined;
+  const prefix = normalizePrefix(options.draftPrefix);
+  if (prefix === "") return undefined;
+  const name = shortRef(branch, "heads");
+  const [first = "", ...rest] = name.split("/");
+  const want = prefix.slice(0, -1);
+  const stem = (s: string) => s.toLowerCase().replace(/s$/, "");
+  const example = `${prefix}<package>/<workspace>`;
+  if (first === want) {
+    const body = rest.join("/");
+    if (rest.length < 2)
+      return `\`${name}\` has no workspace: a Draft branch is \`${example}\` (the last segment is the workspace), e.g. \`${prefix}${body || "app"}/v1\``;
+    const pkg = rest.slice(0, -1).join("/");
+    if (!isValidPackagePath(pkg) || !isValidPackagePath(rest.at(-1) ?? ""))
+      return `\`${name}\` does not name a valid package path and workspace (\`${example}\`)`;
+    return `package \`${pkg}\` is outside the directory this repository's packages live in (\`${normalizeDirectory(options.directory)}\`, .github/porchlight.yml \`directories\`)`;
+  }
+  if (rest.length > 0 && stem(first) === stem(want))
+    return `\`${first}/\` is not the Draft branch prefix \`${prefix}\` (.github/porchlight.yml \`draftBranchPrefix\`): push to \`${prefix}${rest.join("/")}\` to make it a Draft`;
+  return undefined;
+}
+
+/**
  * Formats a Draft branch name (without `refs/heads/`). Throws an `Error` naming the bad part when the
  * package path or workspace is invalid or the workspace holds a slash.
  */
