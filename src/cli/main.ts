@@ -16,6 +16,7 @@ Commands:
   pkg get|update ...  fetch a package from upstream, update it to a new upstream revision (kpt pkg)
   protect ...         branch protection helpers
   starlark test|run   run go.starlark.net test files, or a Starlark script (see \`porchlight starlark help\`)
+  rego test|eval      run Rego test-case files, or evaluate a Rego query (see \`porchlight rego help\`)
   version, --version  print porchlight's version
 `;
 
@@ -63,6 +64,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runModule(() => import("./protect.js"), "protect", rest);
       case "starlark":
         return await runModule(() => import("./starlark.js"), "starlark", rest);
+      case "rego":
+        return await runModule(() => import("./rego.js"), "rego", rest);
       case undefined:
         // Inside a package, a bare `porchlight` renders it (so `porchlight` can stand in for `kpt fn render`).
         if (existsSync("Kptfile")) return await runRender([]);

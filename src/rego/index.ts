@@ -36,10 +36,10 @@ import type { Budget } from "./eval/budget.js";
 import type { QueryResult } from "./eval/evaluator.js";
 import type { Value } from "./values.js";
 
-export { DEFAULT_BUDGET } from "./eval/budget.js";
-export type { Budget } from "./eval/budget.js";
-export type { QueryResult } from "./eval/evaluator.js";
 export { RegoBudgetError, RegoCompileError, RegoEvalError } from "./errors.js";
+export type { Budget } from "./eval/budget.js";
+export { DEFAULT_BUDGET } from "./eval/budget.js";
+export type { QueryResult } from "./eval/evaluator.js";
 export {
   compare,
   equal,
@@ -82,6 +82,8 @@ export interface EvaluateOptions {
   strictBuiltinErrors?: boolean;
   /** Receives `print()` output lines, `<file>:<line>: <args>` (default: dropped). */
   print?: (line: string) => void;
+  /** Clock for the time budget and `time.now_ns` (tests): `now()` in ms, read every `checkEvery` steps. */
+  clock?: { now: () => number; checkEvery: number };
 }
 
 /** The value of a single-expression query. */
@@ -124,7 +126,10 @@ const policyCache = new Map<string, CompiledPolicy>();
 const POLICY_CACHE_LIMIT = 64;
 
 /** {@link compileModules} memoized on the sources and options (a small LRU); errors are not cached. */
-export function compileModulesCached(modules: readonly RegoModule[], options: CompileOptions = {}): CompiledPolicy {
+export function compileModulesCached(
+  modules: readonly RegoModule[],
+  options: CompileOptions = {},
+): CompiledPolicy {
   const key = JSON.stringify([options.regoVersion ?? "v0", modules.map((m) => [m.path, m.source])]);
   const hit = policyCache.get(key);
   if (hit !== undefined) {

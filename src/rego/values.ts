@@ -277,7 +277,13 @@ export function toRegoString(v: Value, topLevel = true): string {
   if (typeof v === "string") return topLevel ? v : JSON.stringify(v);
   if (v === null || typeof v !== "object") return toJSON(v);
   if (Array.isArray(v)) return `[${v.map((e) => toRegoString(e, false)).join(", ")}]`;
-  if (v instanceof RSet) return v.size === 0 ? "set()" : `{${v.sorted().map((e) => toRegoString(e, false)).join(", ")}}`;
+  if (v instanceof RSet)
+    return v.size === 0
+      ? "set()"
+      : `{${v
+          .sorted()
+          .map((e) => toRegoString(e, false))
+          .join(", ")}}`;
   return `{${(v as RObject)
     .sortedEntries()
     .map(([k, e]) => `${toRegoString(k, false)}: ${toRegoString(e, false)}`)
