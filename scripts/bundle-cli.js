@@ -20,7 +20,7 @@ await build({
   splitting: true,
   format: "esm",
   platform: "node",
-  target: "node20",
+  target: "node22",
   logLevel: "warning",
   // CommonJS dependencies (yaml) call require(); give the ESM bundle one.
   banner: {

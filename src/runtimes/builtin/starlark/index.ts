@@ -12,6 +12,7 @@
  * the function off.
  */
 import { getHeapStatistics } from "node:v8";
+import { isMainThread, resourceLimits } from "node:worker_threads";
 import type { FunctionResult, ResourceList } from "../../../krm/resource-list.js";
 import {
   compileCached,
@@ -32,10 +33,18 @@ import { loadModule, makeContext } from "./context.js";
 import { resourceToStarlark, writeBack } from "./resources.js";
 import { DEFAULT_STARLARK_MAX_STEPS, type StarlarkSettings } from "./settings.js";
 
-/** Bytes: 512 MiB, or half of the V8 heap this process or worker may use when that is less. */
+/**
+ * Bytes: 512 MiB, or half of the old generation this process or worker may use when that is less. A
+ * script must meet its budget's clear error before V8's limit, which ends the worker: what a script
+ * keeps ends up in the old generation, whose limit is the worker's `maxOldGenerationSizeMb` (the
+ * operator's PORCHLIGHT_RENDER_MEMORY_MB). `heap_size_limit` adds the young generation, which Node 24's
+ * V8 sizes far larger (a 128 MiB worker: 176 MiB on Node 20, 320 on 24), so half of it no longer
+ * tripped first.
+ */
 function defaultMemoryBudget(): number {
-  // A script must meet its budget's clear error before the heap's limit, which ends the worker.
-  return Math.min(512 * 1024 * 1024, Math.floor(getHeapStatistics().heap_size_limit / 2));
+  const oldGenerationMb = isMainThread ? 0 : (resourceLimits.maxOldGenerationSizeMb ?? 0);
+  const limit = oldGenerationMb > 0 ? oldGenerationMb * 1024 * 1024 : getHeapStatistics().heap_size_limit;
+  return Math.min(512 * 1024 * 1024, Math.floor(limit / 2));
 }
 
 export { readStarlarkSettings, type StarlarkSettings } from "./settings.js";
