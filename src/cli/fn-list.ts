@@ -5,6 +5,7 @@
  */
 import { DEFAULT_REGISTRY } from "../engine/image.js";
 import { BUILTIN_LOADERS } from "../runtimes/builtin/registry.js";
+import { UsageError } from "./commands.js";
 
 /** One row of the list. */
 export interface BuiltinInfo {
@@ -43,10 +44,7 @@ function table(rows: string[][]): string {
 export async function run(argv: string[]): Promise<number> {
   const json =
     (argv[0] === "-o" && argv[1] === "json") || argv[0] === "-o=json" || argv[0] === "--output=json";
-  if (argv.length > 0 && !json) {
-    process.stderr.write("usage: porchlight fn list [-o json]\n");
-    return 1;
-  }
+  if (argv.length > 0 && !json) throw new UsageError(`unexpected arguments: ${argv.join(" ")}`, "fn list");
   const list = await builtinList();
   if (json) {
     process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);

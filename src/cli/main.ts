@@ -1,44 +1,62 @@
 /**
- * The `porchlight` command: `render` (kpt fn render over the same engine as the app), and `rpkg` /
- * `protect` / `starlark`, whose modules are loaded on demand.
+ * The `porchlight` command: `render` (kpt fn render over the same engine as the app), and `fn` / `rpkg` /
+ * `pkg` / `protect` / `starlark` / `rego` / `completion` / `version`, whose modules are loaded on demand. Help and
+ * usage errors follow kpt's conventions for every command registered in commands.ts.
  */
 import { existsSync } from "node:fs";
+import { type CommandSpec, resolveCommand, UsageError, unknownFlag, verbsOf, wantsHelp } from "./commands.js";
 import { runRender } from "./render-command.js";
 
-const USAGE = `Usage: porchlight <command> [args]
+/** The top-level usage: the registered commands with their summaries. */
+export function topUsage(): string {
+  const rows: [string, string][] = [
+    ...verbsOf("").map((c): [string, string] => [c.path, c.summary]),
+    ["PKG_PATH [flags]", "shorthand for `render PKG_PATH [flags]` when PKG_PATH exists; with only"],
+    ["", "render flags, or nothing inside a package directory, renders the current directory"],
+    ["help COMMAND...", "show a command's help (also `porchlight COMMAND... --help`)"],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length)) + 3;
+  return `Usage: porchlight <command> [args]
 
 Commands:
-  render [PKG_PATH]   render a package in place, like \`kpt fn render\` (see \`porchlight render --help\`)
-  fn eval|render|list kpt's fn commands: run one function (\`fn eval\`), render, list the builtins
-  PKG_PATH [flags]    shorthand for \`render PKG_PATH [flags]\` when PKG_PATH exists; with only
-                      render flags, or nothing inside a package directory, renders the current directory
-  rpkg ...            package revision commands
-  pkg get|update ...  fetch a package from upstream, update it to a new upstream revision (kpt pkg)
-  protect ...         branch protection helpers
-  starlark test|run   run go.starlark.net test files, or a Starlark script (see \`porchlight starlark help\`)
-  rego test|eval      run Rego test-case files, or evaluate a Rego query (see \`porchlight rego help\`)
-  version, --version  print porchlight's version
+${rows.map(([name, text]) => `  ${name.padEnd(width)}${text}`.trimEnd()).join("\n")}
+
+Flags:
+  -h, --help      show this help
+  --version       print porchlight's version
+
+Run \`porchlight <command> --help\` for a command's flags.
 `;
+}
 
 interface SubcommandModule {
   run(argv: string[]): Promise<number>;
 }
 
 /**
- * Runs a subcommand whose module is loaded on demand. `load` is a literal `() => import("./x.js")`
+ * The module that runs each top-level command, loaded on demand. Each is a literal `() => import("./x.js")`
  * (the CLI bundle keeps each such module in its own chunk; a computed specifier would not be bundled).
  */
-async function runModule(
-  load: () => Promise<SubcommandModule>,
-  command: string,
-  argv: string[],
-): Promise<number> {
+const MODULES: Record<string, () => Promise<SubcommandModule>> = {
+  render: async () => ({ run: runRender }),
+  fn: () => import("./fn-command.js"),
+  rpkg: () => import("./rpkg-get.js"),
+  pkg: () => import("./pkg.js"),
+  protect: () => import("./protect.js"),
+  starlark: () => import("./starlark.js"),
+  rego: () => import("./rego.js"),
+  completion: () => import("./completion.js"),
+  version: () => import("./version.js"),
+};
+
+async function runModule(command: string, argv: string[]): Promise<number> {
+  const load = MODULES[command];
+  if (!load) throw new Error(`no module runs the \`${command}\` command`);
   let mod: SubcommandModule;
   try {
     mod = await load();
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === "ERR_MODULE_NOT_FOUND") {
+    if ((err as { code?: string }).code === "ERR_MODULE_NOT_FOUND") {
       process.stderr.write(`Error: the \`${command}\` command is not available in this build\n`);
       return 1;
     }
@@ -47,43 +65,71 @@ async function runModule(
   return mod.run(argv);
 }
 
+/** kpt's usage error: the message, a blank line, the command's usage, on stderr; exit 1. */
+function usageFailure(message: string, usage: string): number {
+  process.stderr.write(`Error: ${message}\n\n${usage}`);
+  return 1;
+}
+
+/** Runs a registered command: help and unknown flags here, the rest in its module. */
+async function runCommand(argv: string[], spec: CommandSpec, rest: string[]): Promise<number> {
+  if (wantsHelp(rest)) {
+    process.stdout.write(spec.usage);
+    return 0;
+  }
+  if (rest.length === 0 && verbsOf(spec.path).length > 0) {
+    process.stdout.write(spec.usage); // a group without a verb: its help, as cobra does
+    return 0;
+  }
+  const flag = unknownFlag(spec, rest);
+  if (flag !== undefined) return usageFailure(`unknown flag: ${flag}`, spec.usage);
+  try {
+    return await runModule(argv[0] ?? "", argv.slice(1));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    const usage = (err.path !== undefined && resolveCommand(err.path.split(" "))?.spec.usage) || spec.usage;
+    return usageFailure(err.message, usage);
+  }
+}
+
+/** `porchlight help [COMMAND...]`. */
+function runHelp(words: string[]): number {
+  if (words.length === 0) {
+    process.stdout.write(topUsage());
+    return 0;
+  }
+  const found = resolveCommand(words);
+  if (!found || found.rest.length > 0) {
+    return usageFailure(`unknown command ${JSON.stringify(words.join(" "))}`, topUsage());
+  }
+  process.stdout.write(found.spec.usage);
+  return 0;
+}
+
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    const found = resolveCommand(argv);
+    if (found) return await runCommand(argv, found.spec, found.rest);
     switch (command) {
-      case "render":
-        return await runRender(rest);
-      case "fn":
-        return await runModule(() => import("./fn-command.js"), "fn", rest);
-      case "rpkg":
-        return await runModule(() => import("./rpkg-get.js"), "rpkg", rest);
-      case "pkg":
-        return await runModule(() => import("./pkg.js"), "pkg", rest);
-      case "protect":
-        return await runModule(() => import("./protect.js"), "protect", rest);
-      case "starlark":
-        return await runModule(() => import("./starlark.js"), "starlark", rest);
-      case "rego":
-        return await runModule(() => import("./rego.js"), "rego", rest);
       case undefined:
         // Inside a package, a bare `porchlight` renders it (so `porchlight` can stand in for `kpt fn render`).
         if (existsSync("Kptfile")) return await runRender([]);
-        process.stdout.write(USAGE);
-        return 1;
+        process.stdout.write(topUsage());
+        return 0;
       case "--version":
-      case "version":
-        return await runModule(() => import("./version.js"), "version", rest);
+        return await runModule("version", rest);
       case "-h":
       case "--help":
-      case "help":
-        process.stdout.write(USAGE);
+        process.stdout.write(topUsage());
         return 0;
+      case "help":
+        return runHelp(rest);
       default:
         // `porchlight <existing path> [flags]` is `porchlight render <path> [flags]`.
         if (existsSync(command) || command.startsWith("-")) return await runRender(argv);
-        process.stderr.write(`Error: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
-        return 1;
+        return usageFailure(`unknown command ${JSON.stringify(command)} for "porchlight"`, topUsage());
     }
   } catch (err) {
     process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);

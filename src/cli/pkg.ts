@@ -17,13 +17,9 @@ import { GitFetcher } from "../pkg/git-fetcher.js";
 import { parseKptfile } from "../pkg/kptfile.js";
 import { defaultMergeSchemas } from "../pkg/merge3/default-schemas.js";
 import { UpdateError, updatePackage } from "../pkg/update.js";
+import { commandAt, UsageError } from "./commands.js";
 
-const USAGE = `Usage:
-  porchlight pkg get REPO_URI[.git]/PKG_PATH[@VERSION] [LOCAL_DEST_DIRECTORY] [--strategy S]
-  porchlight pkg update [PKG_PATH][@VERSION] [--strategy S]
-
-Strategies: resource-merge (default), fast-forward, force-delete-replace, copy-merge.
-`;
+const usageOf = (path: string): string => commandAt(path)?.usage ?? "";
 
 const STRATEGIES = ["resource-merge", "fast-forward", "force-delete-replace", "copy-merge"];
 
@@ -62,11 +58,11 @@ export async function runGet(argv: string[], io: PkgIo = defaultIo()): Promise<n
     allowPositionals: true,
   });
   if (values.help) {
-    io.stdout(USAGE);
+    io.stdout(usageOf("pkg get"));
     return 0;
   }
   if (positionals.length < 1 || positionals.length > 2) {
-    io.stderr(`Error: expected REPO/DIR[@REF] [DEST]\n\n${USAGE}`);
+    io.stderr(`Error: expected REPO/DIR[@REF] [DEST]\n\n${usageOf("pkg get")}`);
     return 1;
   }
   const strategy = values.strategy ?? "resource-merge";
@@ -137,11 +133,11 @@ export async function runUpdate(argv: string[], io: PkgIo = defaultIo()): Promis
     allowPositionals: true,
   });
   if (values.help) {
-    io.stdout(USAGE);
+    io.stdout(usageOf("pkg update"));
     return 0;
   }
   if (positionals.length > 1) {
-    io.stderr(`Error: accepts at most 1 arg(s), received ${positionals.length}\n`);
+    io.stderr(`Error: accepts at most 1 arg(s), received ${positionals.length}\n\n${usageOf("pkg update")}`);
     return 1;
   }
   const parts = (positionals[0] ?? ".").split("@");
@@ -196,16 +192,12 @@ export async function run(argv: string[]): Promise<number> {
         return await runGet(rest);
       case "update":
         return await runUpdate(rest);
-      case "-h":
-      case "--help":
-      case undefined:
-        process.stdout.write(USAGE);
-        return sub === undefined ? 1 : 0;
       default:
-        process.stderr.write(`Error: unknown command "pkg ${sub}"\n\n${USAGE}`);
-        return 1;
+        // help and a bare `porchlight pkg` are answered by main.ts from the registered usage
+        throw new UsageError(`unknown command ${JSON.stringify(sub)} for "porchlight pkg"`);
     }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }

@@ -8,44 +8,48 @@
 import { parseArgs } from "node:util";
 import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
 import { applyRuleset, RENDER_CHECK_NAME } from "../github/rulesets.js";
+import { commandAt } from "./commands.js";
 import type { CliIo } from "./rpkg-get.js";
 
-const USAGE =
-  "usage: porchlight protect <owner/repo> [--app-id <id>] [--require-pull-request] [--evaluate]\n" +
-  "  GITHUB_TOKEN: token allowed to administer the repository; APP_ID or --app-id: porchlight's GitHub App id";
+const USAGE = commandAt("protect")?.usage ?? "";
 
 function fail(io: CliIo, message: string, code: number): number {
   io.stderr(`porchlight protect: ${message}\n`);
   return code;
 }
 
-/** The command with injectable I/O; returns the exit code (0 ok, 1 GitHub error, 2 usage). */
+/** kpt's usage error: message, blank line, usage; exit 1. */
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`Error: ${message}\n\n${USAGE}`);
+  return 1;
+}
+
+/** The command with injectable I/O; returns the exit code (0 ok, 1 usage or GitHub error). */
 export async function runProtect(argv: string[], io: CliIo): Promise<number> {
   const args = argv[0] === "protect" ? argv.slice(1) : argv;
   let parsed: ReturnType<typeof parseProtectArgs>;
   try {
     parsed = parseProtectArgs(args);
   } catch (error) {
-    return fail(io, `${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
+    return usageError(io, error instanceof Error ? error.message : String(error));
   }
   if (parsed.help) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(USAGE);
     return 0;
   }
   const appIdText = parsed.appId ?? io.env.APP_ID;
   const appId = Number(appIdText);
   if (!appIdText || !Number.isSafeInteger(appId) || appId <= 0) {
-    return fail(
+    return usageError(
       io,
-      `the GitHub App id is ${appIdText ? `not a positive integer: "${appIdText}"` : "missing"}: pass --app-id <id> or set APP_ID (only check runs from that app will satisfy the rule)\n${USAGE}`,
-      2,
+      `the GitHub App id is ${appIdText ? `not a positive integer: "${appIdText}"` : "missing"}: pass --app-id <id> or set APP_ID (only check runs from that app will satisfy the rule)`,
     );
   }
   let repo: { owner: string; repo: string };
   try {
     repo = parseRepoSlug(parsed.repo);
   } catch (error) {
-    return fail(io, `${error instanceof Error ? error.message : String(error)}\n${USAGE}`, 2);
+    return usageError(io, error instanceof Error ? error.message : String(error));
   }
   try {
     const outcome = await applyRuleset(createRestPort(io.env), {

@@ -7,16 +7,7 @@
 import { readFileSync } from "node:fs";
 import { compileModules, RegoCompileError, RegoEvalError, toJS } from "../rego/index.js";
 import { runCaseFile } from "../rego/testing.js";
-
-const USAGE = `Usage: porchlight rego <command>
-
-Commands:
-  test [-v] FILE...                  run Rego test-case files (OPA/regorus YAML cases); prints one line
-                                     per failing case (-v: every case) and "N passed, M failed"
-  eval [-v1] -d FILE... [-i INPUT] QUERY
-                                     evaluate QUERY against Rego modules (-d, repeatable) and a JSON/YAML
-                                     input document; prints the results as JSON; exit 1 on error
-`;
+import { UsageError } from "./commands.js";
 
 /** Entry point (lazily imported by main.ts). Resolves to the exit code. */
 export async function run(argv: string[]): Promise<number> {
@@ -26,15 +17,9 @@ export async function run(argv: string[]): Promise<number> {
       return runTests(rest);
     case "eval":
       return runEval(rest);
-    case "-h":
-    case "--help":
-    case "help":
-    case undefined:
-      process.stdout.write(USAGE);
-      return cmd === undefined ? 1 : 0;
     default:
-      process.stderr.write(`Error: unknown rego command ${JSON.stringify(cmd)}\n\n${USAGE}`);
-      return 1;
+      // help and a bare `porchlight rego` are answered by main.ts from the registered usage
+      throw new UsageError(`unknown command ${JSON.stringify(cmd)} for "porchlight rego"`);
   }
 }
 
@@ -42,8 +27,7 @@ function runTests(args: string[]): number {
   const verbose = args.includes("-v") || args.includes("--verbose");
   const files = args.filter((f) => f !== "-v" && f !== "--verbose");
   if (files.length === 0) {
-    process.stderr.write(`Error: rego test needs at least one FILE\n\n${USAGE}`);
-    return 1;
+    throw new UsageError("rego test needs at least one FILE", "rego test");
   }
   let passed = 0;
   let failed = 0;
@@ -98,8 +82,7 @@ function runEval(args: string[]): number {
     return 1;
   }
   if (query === undefined) {
-    process.stderr.write(`Error: rego eval needs a QUERY\n\n${USAGE}`);
-    return 1;
+    throw new UsageError("rego eval needs a QUERY", "rego eval");
   }
   try {
     const policy = compileModules(modules, { regoVersion: v1 ? "v1" : "v0" });

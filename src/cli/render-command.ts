@@ -50,17 +50,17 @@ async function writeOutput(
   }
 }
 
-/** Runs `porchlight render`; resolves to the exit code. */
-export async function runRender(argv: string[]): Promise<number> {
+/** Runs `porchlight render` (`usage`: the text printed with a usage error); resolves to the exit code. */
+export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<number> {
   let args: RenderArgs;
   try {
     args = parseRenderArgs(argv);
   } catch (e) {
-    err(`Error: ${(e as Error).message}\n\n${RENDER_USAGE}`);
+    err(`Error: ${(e as Error).message}\n\n${usage}`);
     return 1;
   }
   if (args.help) {
-    process.stdout.write(RENDER_USAGE);
+    process.stdout.write(usage);
     return 0;
   }
   const prefixProblem = args.imagePrefix === undefined ? undefined : imagePrefixProblem(args.imagePrefix);
@@ -84,7 +84,8 @@ export async function runRender(argv: string[]): Promise<number> {
       return 1;
     }
   }
-  const files = await readPackageDir(pkgDir);
+  // No Kptfile: the engine's error at once, without reading the tree first (kpt fails as fast).
+  const files = (await exists(path.join(pkgDir, "Kptfile"))) ? await readPackageDir(pkgDir) : new Map();
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
   const afterStep = createStepCollector();
   const result = await renderPackage({

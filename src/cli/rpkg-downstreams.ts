@@ -16,10 +16,10 @@ import { latestRevision } from "../lifecycle/revisions/revisions.js";
 import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/upstream/downstream-index.js";
 import { repoKey } from "../lifecycle/upstream/upstream-source.js";
 import { OWNER_ANNOTATION } from "../variants/mutations.js";
+import { commandAt } from "./commands.js";
 import type { CliIo } from "./rpkg-get.js";
 
-const USAGE =
-  "usage: porchlight rpkg get --repo <owner/repo> --downstreams [--name <package>] [--in <owner/repo,...>]";
+const USAGE = commandAt("rpkg get")?.usage ?? "";
 
 /** One row of the view. */
 export interface DownstreamRow {
@@ -71,8 +71,8 @@ export async function runRpkgDownstreams(argv: string[], io: CliIo): Promise<num
       strict: true,
     }));
   } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-    return 2;
+    io.stderr(`Error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 1;
   }
   let target: RepoRef;
   let scan: RepoRef[] | undefined;
@@ -80,8 +80,8 @@ export async function runRpkgDownstreams(argv: string[], io: CliIo): Promise<num
     target = parseRepoSlug(values.repo);
     scan = values.in?.split(",").map((s) => parseRepoSlug(s.trim()));
   } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-    return 2;
+    io.stderr(`Error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 1;
   }
   try {
     const port = createRestPort(io.env);

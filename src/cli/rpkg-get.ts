@@ -25,6 +25,7 @@ import {
 } from "../lifecycle/revisions/revision-list.js";
 import { normalizePrefix } from "../lifecycle/revisions/revisions.js";
 import { OWNER_ANNOTATION } from "../variants/mutations.js";
+import { commandAt, UsageError } from "./commands.js";
 
 /** Where the command reads its environment and writes its output (injectable for tests). */
 export interface CliIo {
@@ -33,8 +34,7 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-const USAGE =
-  "usage: porchlight rpkg get --repo <owner/repo> [--name <package>] [-o table|yaml]\n       porchlight rpkg get --repo <owner/repo> --downstreams [--name <package>] [--in <owner/repo,...>]";
+const USAGE = commandAt("rpkg get")?.usage ?? "";
 
 /** Formats rows like kubectl's table printer: columns separated by at least three spaces. */
 export function formatTable(rows: PackageRevisionInfo[]): string {
@@ -176,7 +176,7 @@ async function draftOwners(
   return owners;
 }
 
-/** The command with injectable I/O; returns the exit code (0 ok, 1 GitHub/config error, 2 usage). */
+/** The command with injectable I/O; returns the exit code (0 ok, 1 usage, GitHub or config error). */
 export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
   let args = argv;
   if (args[0] === "rpkg") args = args.slice(1);
@@ -201,24 +201,24 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
       strict: true,
     }));
   } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-    return 2;
+    io.stderr(`Error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 1;
   }
   if (values.help) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(USAGE);
     return 0;
   }
   const output = values.output ?? "table";
   if (output !== "table" && output !== "yaml") {
-    io.stderr(`unknown output format "${output}" (use yaml, or omit -o for a table)\n${USAGE}\n`);
-    return 2;
+    io.stderr(`Error: unknown output format "${output}" (use yaml, or omit -o for a table)\n\n${USAGE}`);
+    return 1;
   }
   let repo: { owner: string; repo: string };
   try {
     repo = parseRepoSlug(values.repo);
   } catch (error) {
-    io.stderr(`--repo: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-    return 2;
+    io.stderr(`Error: --repo: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 1;
   }
   try {
     const port = createRestPort(io.env);
@@ -279,6 +279,10 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
 
 /** Entry point used by `porchlight rpkg ...` (src/cli/main.ts). */
 export async function run(argv: string[]): Promise<number> {
+  const [verb] = argv;
+  if (verb !== "get" && verb !== "list") {
+    throw new UsageError(`unknown command ${JSON.stringify(verb)} for "porchlight rpkg"`);
+  }
   return runRpkgGet(argv, {
     env: process.env,
     stdout: (t) => process.stdout.write(t),

@@ -21,16 +21,7 @@ import {
   type Value,
 } from "../starlark/index.js";
 import { runTestFile } from "../starlark/testing.js";
-
-const USAGE = `Usage: porchlight starlark <command>
-
-Commands:
-  test FILE...   run go.starlark.net chunked test files (starlark/, starlarkstruct/ executed,
-                 syntax/testdata parsed, resolve/testdata resolved); prints one line per file
-                 and "N passed, M failed" (chunks)
-  run FILE       run a Starlark script (dialect of kpt's starlark function: set, global
-                 reassignment, recursion); print() goes to stdout; exit 1 on error
-`;
+import { UsageError } from "./commands.js";
 
 /** Entry point (lazily imported by main.ts). Resolves to the exit code. */
 export async function run(argv: string[]): Promise<number> {
@@ -40,15 +31,9 @@ export async function run(argv: string[]): Promise<number> {
       return runTests(rest);
     case "run":
       return runScript(rest);
-    case "-h":
-    case "--help":
-    case "help":
-    case undefined:
-      process.stdout.write(USAGE);
-      return cmd === undefined ? 1 : 0;
     default:
-      process.stderr.write(`Error: unknown starlark command ${JSON.stringify(cmd)}\n\n${USAGE}`);
-      return 1;
+      // help and a bare `porchlight starlark` are answered by main.ts from the registered usage
+      throw new UsageError(`unknown command ${JSON.stringify(cmd)} for "porchlight starlark"`);
   }
 }
 
@@ -56,8 +41,7 @@ function runTests(files: string[]): number {
   const verbose = files.includes("-v") || files.includes("--verbose");
   files = files.filter((f) => f !== "-v" && f !== "--verbose");
   if (files.length === 0) {
-    process.stderr.write(`Error: starlark test needs at least one FILE\n\n${USAGE}`);
-    return 1;
+    throw new UsageError("starlark test needs at least one FILE", "starlark test");
   }
   let passed = 0;
   let failed = 0;
@@ -101,8 +85,7 @@ const RUN_OPTIONS: FileOptions = {
 function runScript(args: string[]): number {
   const file = args[0];
   if (file === undefined || args.length > 1) {
-    process.stderr.write(`Error: starlark run needs exactly one FILE\n\n${USAGE}`);
-    return 1;
+    throw new UsageError("starlark run needs exactly one FILE", "starlark run");
   }
   const thread = new Thread({ name: path.basename(file) });
   // print writes the script's bytes as they are (a string may hold invalid UTF-8), as go.starlark.net does.

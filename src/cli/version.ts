@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { UsageError } from "./commands.js";
 
 /**
  * The version of the nearest `package.json` named `porchlight` above this module.
@@ -30,7 +31,8 @@ export function porchlightVersion(): string {
 }
 
 /** Prints the version; resolves to the exit code. */
-export async function run(_argv: string[]): Promise<number> {
+export async function run(argv: string[]): Promise<number> {
+  if (argv.length > 0) throw new UsageError(`unexpected arguments: ${argv.join(" ")}`, "version");
   process.stdout.write(`${porchlightVersion()}\n`);
   return 0;
 }

@@ -102,10 +102,10 @@ describe("porchlight protect", () => {
 
   it("refuses to run without an app id, which would let any check satisfy the rule", async () => {
     const { io, err } = capture({ GITHUB_TOKEN: "t0ken" });
-    expect(await runProtect(["acme/pkgs"], io)).toBe(2);
+    expect(await runProtect(["acme/pkgs"], io)).toBe(1);
     expect(err.join("")).toContain("the GitHub App id is missing: pass --app-id <id> or set APP_ID");
     const bad = capture({ GITHUB_TOKEN: "t0ken", APP_ID: "abc" });
-    expect(await runProtect(["acme/pkgs"], bad.io)).toBe(2);
+    expect(await runProtect(["acme/pkgs"], bad.io)).toBe(1);
     expect(bad.err.join("")).toContain('not a positive integer: "abc"');
   });
 

@@ -199,11 +199,11 @@ describe("porchlight rpkg get", () => {
     expect(noToken.err.join("")).toContain("GITHUB_TOKEN is not set");
 
     const badRepo = capture();
-    expect(await runRpkgGet(["get", "--repo", "acme"], badRepo.io)).toBe(2);
+    expect(await runRpkgGet(["get", "--repo", "acme"], badRepo.io)).toBe(1);
     expect(badRepo.err.join("")).toContain('expected a repository as owner/repo, got "acme"');
 
     const badOutput = capture();
-    expect(await runRpkgGet(["get", "--repo", "acme/pkgs", "-o", "json"], badOutput.io)).toBe(2);
+    expect(await runRpkgGet(["get", "--repo", "acme/pkgs", "-o", "json"], badOutput.io)).toBe(1);
     expect(badOutput.err.join("")).toContain('unknown output format "json"');
   });
 

@@ -1,0 +1,53 @@
+/** Usage texts of `porchlight pkg` and its verbs (kpt's `pkg` commands). */
+export const PKG_USAGES = [
+  {
+    path: "pkg",
+    summary: "fetch a package from upstream, update it to a new upstream revision (kpt pkg)",
+    usage: `Usage: porchlight pkg <command> [args]
+
+Commands:
+  get REPO_URI[.git]/PKG_PATH[@VERSION] [DIR]   fetch a package from a git repository, like \`kpt pkg get\`
+  update [PKG_PATH][@VERSION]                   update a package to a new upstream revision, like \`kpt pkg update\`
+
+Flags:
+  -h, --help   show this help
+`,
+  },
+  {
+    path: "pkg get",
+    summary: "fetch a package from a git repository, like `kpt pkg get`",
+    usage: `Usage: porchlight pkg get REPO_URI[.git]/PKG_PATH[@VERSION] [LOCAL_DEST_DIRECTORY] [flags]
+
+Fetch a package from a git repository into LOCAL_DEST_DIRECTORY (default: the package's name in the
+current directory) and record its upstream and upstreamLock in the Kptfile, like \`kpt pkg get\`.
+VERSION is a tag, branch or commit (default: the repository's default branch).
+
+Flags:
+  --strategy S   update strategy recorded in the Kptfile: resource-merge (default), fast-forward,
+                 force-delete-replace, copy-merge
+  -h, --help     show this help
+
+Examples:
+  porchlight pkg get https://github.com/kptdev/kpt.git/package-examples/wordpress@v0.9 wordpress
+  porchlight pkg get ./upstream-repo.git/basens@main basens
+`,
+  },
+  {
+    path: "pkg update",
+    summary: "update a package to a new upstream revision, like `kpt pkg update`",
+    usage: `Usage: porchlight pkg update [PKG_PATH][@VERSION] [flags]
+
+Update a local package (default: the current directory) to VERSION of its upstream (default: the
+upstream's ref), merging local changes with the upstream's as \`kpt pkg update\` does. The package
+must be in a git repository with no uncommitted changes.
+
+Flags:
+  --strategy S   resource-merge (default), fast-forward, force-delete-replace, copy-merge
+  -h, --help     show this help
+
+Examples:
+  porchlight pkg update wordpress@v0.10
+  porchlight pkg update . --strategy fast-forward
+`,
+  },
+] as const;
