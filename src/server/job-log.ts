@@ -47,6 +47,41 @@ export function dropRepeatedLogFields(log: object | undefined): void {
   }
 }
 
+/**
+ * Makes every child logger made from now on under `log`'s root (Probot's base pino logger) drop
+ * repeated keys as {@link dropRepeatedLogFields} does: Probot names its children (`http`, `event`,
+ * `octokit`) under a logger named `probot`, and pino wrote `"name":"probot","name":"http"` on each of
+ * their lines; the child's own value is kept (the last). Children made earlier keep their fields, but
+ * the loggers made from them (pino-http's per request, Probot's per event) are fixed, since a pino
+ * child looks `child` up on its parents. Anything that is not a pino logger is left alone.
+ */
+export function dropRepeatedFieldsInChildren(log: object | undefined): void {
+  const chindings = (o: object) =>
+    Object.getOwnPropertySymbols(o).find((s) => s.description === "pino.chindings");
+  if (typeof log !== "object" || log === null || !chindings(log)) return;
+  let root = log;
+  for (let up = Object.getPrototypeOf(root); up && chindings(up); up = Object.getPrototypeOf(up)) root = up;
+  const original = (root as { child?: unknown }).child;
+  if (typeof original !== "function" || (original as { dedupes?: boolean }).dedupes) return;
+  const child = function (this: object, ...args: unknown[]) {
+    const made = original.apply(this, args) as object;
+    dropRepeatedLogFields(made);
+    return made;
+  };
+  Object.defineProperty(child, "dedupes", { value: true });
+  Object.defineProperty(root, "child", { value: child, writable: true, configurable: true });
+}
+
+/**
+ * Logs the request at debug instead of info: pino-http (Probot's request log) writes one info line per
+ * response through `res.log`, the request's own child logger; health probes and scrapes would fill
+ * the log. Only this request's logger changes.
+ */
+export function logRequestAtDebug(res: object): void {
+  const log = (res as { log?: { info?: unknown; debug?: unknown } }).log;
+  if (log && typeof log.debug === "function") log.info = log.debug;
+}
+
 /** Runs `fn` with `fields` on every line {@link contextLog} writes meanwhile (across awaits). */
 export function withLogFields<T>(fields: LogFields, fn: () => Promise<T>): Promise<T> {
   return current.run({ ...current.getStore(), ...fields }, fn);

@@ -21,6 +21,7 @@ import { isRequestTimeout, limitRequestTime } from "../github/octokit/timeout.js
 import { operationsHandler } from "./http-endpoints.js";
 import {
   contextLog,
+  dropRepeatedFieldsInChildren,
   dropRepeatedLogFields,
   jobFields,
   type Log,
@@ -154,6 +155,7 @@ export function startProduction(options: ProductionOptions): Production {
   });
   options.addHandler?.(operationsHandler({ metrics, stopping: shutdown.stopping }));
   dropRepeatedLogFields(app.log);
+  dropRepeatedFieldsInChildren(app.log);
   const structured = app.log as unknown as StructuredLog;
   const log = contextLog(structured);
   const instrumentOctokit = <T extends Octokit>(octokit: T): T =>

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../github/octokit/timeout.js";
 import { type RenderBudget, readRenderBudget } from "./render-budget.js";
+import { DEFAULT_SHUTDOWN_GRACE_MS } from "./shutdown.js";
 
 /**
  * What a process does: `all` (default) receives webhooks and works; `worker` only works (takes jobs
@@ -25,7 +26,8 @@ export interface ServerSettings {
    * died runs again in another process within twice this (BullMQ's stalled-job check).
    */
   jobLockMs: number;
-  /** Time running jobs get to finish after SIGTERM (`PORCHLIGHT_SHUTDOWN_GRACE_MS`, default 25 000). */
+  /** Time running jobs get to finish after SIGTERM (`PORCHLIGHT_SHUTDOWN_GRACE_MS`, default 20 000: with the
+   * 5 s that stopping in-flight renders may take, inside Kubernetes' default 30 s grace period). */
   shutdownGraceMs: number;
   /**
    * Time limit of one GitHub request attempt, ms (`PORCHLIGHT_GITHUB_TIMEOUT_MS`, default 30 000; `0` =
@@ -78,7 +80,9 @@ export function readServerSettings(env: Record<string, string | undefined>): Ser
     role,
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
     jobLockMs: e.PORCHLIGHT_JOB_LOCK_MS ? Number(e.PORCHLIGHT_JOB_LOCK_MS) : 30_000,
-    shutdownGraceMs: e.PORCHLIGHT_SHUTDOWN_GRACE_MS ? Number(e.PORCHLIGHT_SHUTDOWN_GRACE_MS) : 25_000,
+    shutdownGraceMs: e.PORCHLIGHT_SHUTDOWN_GRACE_MS
+      ? Number(e.PORCHLIGHT_SHUTDOWN_GRACE_MS)
+      : DEFAULT_SHUTDOWN_GRACE_MS,
     githubTimeoutMs: e.PORCHLIGHT_GITHUB_TIMEOUT_MS
       ? Number(e.PORCHLIGHT_GITHUB_TIMEOUT_MS)
       : DEFAULT_REQUEST_TIMEOUT_MS,

@@ -12,6 +12,14 @@
  * 4. `close()` (Redis connections), then exit 0 (1 when jobs were still running).
  */
 
+/**
+ * Time jobs get to conclude their check runs once in-flight renders are stopped (ms): 5 s, so that
+ * the default grace ({@link DEFAULT_SHUTDOWN_GRACE_MS}) and this fit in Kubernetes' default 30 s.
+ */
+export const DEFAULT_SHUTDOWN_ABORT_MS = 5_000;
+/** Default `PORCHLIGHT_SHUTDOWN_GRACE_MS` (ms). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
+
 /** Minimal logger (Probot's pino logger fits). */
 interface Log {
   info(message: string): void;
@@ -22,7 +30,7 @@ interface Log {
 export interface ShutdownOptions {
   /** Time running jobs get to finish (ms; `PORCHLIGHT_SHUTDOWN_GRACE_MS`). */
   graceMs: number;
-  /** Time jobs get to conclude their check runs after `abort()` (ms). Default 10 000. */
+  /** Time jobs get to conclude their check runs after `abort()` (ms). Default {@link DEFAULT_SHUTDOWN_ABORT_MS}. */
   abortMs?: number;
   log: Log;
   /** Stops taking work; resolves when running jobs have finished. */
@@ -73,7 +81,7 @@ export function installShutdown(options: ShutdownOptions): Shutdown {
       if (!finished) {
         options.log.warn("grace period over: stopping in-flight renders so their check runs are concluded");
         await options.abort().catch(() => undefined);
-        finished = await within(drained, options.abortMs ?? 10_000);
+        finished = await within(drained, options.abortMs ?? DEFAULT_SHUTDOWN_ABORT_MS);
       }
       await options.close?.().catch(() => undefined);
       options.log.info(finished ? "stopped" : "stopped with jobs still running (reconciliation redoes them)");

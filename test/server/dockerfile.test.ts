@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_SHUTDOWN_ABORT_MS, DEFAULT_SHUTDOWN_GRACE_MS } from "../../src/server/shutdown.js";
 import { repoRoot } from "../helpers/built-cli.js";
 
 const dockerfile = readFileSync(path.join(repoRoot, "Dockerfile"), "utf8");
@@ -68,5 +69,48 @@ describe("Dockerfile", () => {
       .map((p) => p.replace(/^\.\//, ""))
       .filter((p) => !sources.some((s) => p === s || p.startsWith(`${s}/`)));
     expect(missing).toEqual([]);
+  });
+
+  /** The instructions of the last stage (the image that runs). */
+  const runStage = (): string[] => lines.slice(lines.findLastIndex((l) => l.startsWith("FROM ")));
+  /** The image's environment (`ENV K=V ...`, with line continuations joined). */
+  const env = (): Record<string, string> => {
+    const joined = dockerfile.replace(/\\\n\s*/g, " ");
+    const vars: Record<string, string> = {};
+    for (const line of joined.split("\n").filter((l) => l.startsWith("ENV "))) {
+      for (const m of line.slice(4).matchAll(/([A-Z_]+)=(\S+)/g)) vars[m[1] as string] = m[2] as string;
+    }
+    return vars;
+  };
+
+  it("runs as a numeric non-root user under an init from the distribution", () => {
+    const user = runStage().filter((l) => l.startsWith("USER "));
+    expect(user).toHaveLength(1);
+    expect(user[0]).toMatch(/^USER [1-9]\d*(:[1-9]\d*)?$/);
+    expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends tini/);
+    expect(runStage()).toContain('ENTRYPOINT ["/usr/bin/tini", "--"]');
+    expect(runStage().filter((l) => l.startsWith("HEALTHCHECK")).length).toBe(1);
+    expect(dockerfile).toMatch(/\/healthz/);
+  });
+
+  it("logs JSON lines by default and shuts down inside Kubernetes' default 30 s", () => {
+    const vars = env();
+    expect(vars.LOG_FORMAT).toBe("json");
+    const grace = Number(vars.PORCHLIGHT_SHUTDOWN_GRACE_MS ?? DEFAULT_SHUTDOWN_GRACE_MS);
+    expect(grace).toBe(DEFAULT_SHUTDOWN_GRACE_MS);
+    expect(grace + DEFAULT_SHUTDOWN_ABORT_MS).toBeLessThanOrEqual(25_000);
+  });
+
+  it("has a .dockerignore that leaves out what the image never needs, and nothing it copies", () => {
+    const ignored = readFileSync(path.join(repoRoot, ".dockerignore"), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#") && !l.startsWith("!"));
+    for (const p of [".git", "node_modules", "dist", "test"]) expect(ignored).toContain(p);
+    const copiedPaths = lines
+      .filter((l) => l.startsWith("COPY ") && !l.includes("--from="))
+      .flatMap((l) => l.split(/\s+/).slice(1, -1))
+      .map((p) => p.replace(/^\.\//, "").replace(/\/$/, ""));
+    for (const p of copiedPaths) expect(ignored, p).not.toContain(p);
   });
 });

@@ -44,7 +44,7 @@ describe("operator settings of the process", () => {
   });
 
   it("reads the role and REDIS_URL; never prints the URL; worker and receiver need Redis", () => {
-    expect(readServerSettings({})).toMatchObject({ role: "all", jobLockMs: 30_000, shutdownGraceMs: 25_000 });
+    expect(readServerSettings({})).toMatchObject({ role: "all", jobLockMs: 30_000, shutdownGraceMs: 20_000 });
     expect(readServerSettings({})).not.toHaveProperty("redisUrl");
     const redis = "redis://:s3cret@10.0.0.1:6379/0";
     expect(readServerSettings({ REDIS_URL: redis, PORCHLIGHT_ROLE: "worker" })).toMatchObject({
