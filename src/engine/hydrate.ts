@@ -4,7 +4,7 @@
  * pipeline sees its own resources plus its subpackages' rendered resources (Kptfiles included).
  * Failures are thrown as kpt error chains (`KptError`); the working set keeps the partial state.
  */
-import { Document } from "yaml";
+import { Document, parseAllDocuments } from "yaml";
 import { forgetPositions } from "../krm/clone.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import type { FunctionResult } from "../krm/resource-list.js";
@@ -15,6 +15,7 @@ import { KptError, kptfileFieldError } from "./errors.js";
 import {
   cleanPath,
   configMapConfig,
+  type PipelineStep,
   pipelineSteps,
   stepDisplayName,
   stepField,
@@ -227,6 +228,26 @@ export class Hydration {
     return [...own, ...subs];
   }
 
+  /**
+   * A step's functionConfig (kpt's `newFnConfig` + `refreshFnConfig`): `configMap:` / `config:` as
+   * given; for `configPath:` the package's resource at that path as the pipeline has made it so far
+   * (the first one whose path annotation equals `configPath` as written), else — an earlier step moved
+   * or rewrote it — the file as read from the package, which is what kpt's runner read before the
+   * pipeline started.
+   */
+  private functionConfig(step: PipelineStep, node: PackageNode, entries: Entry[]): Document | undefined {
+    const { fn } = step;
+    if (fn.configMap) return configMapConfig(fn.configMap);
+    if (fn.config) return new Document(fn.config);
+    if (fn.configPath === undefined) return undefined;
+    const configPath = fn.configPath;
+    const current = entries.find((e) => e.pkg === node.path && pathOf(e.doc) === configPath);
+    if (current) return current.doc;
+    const text = this.options.text(joinPath(node.path, cleanPath(configPath)));
+    if (text === undefined) return undefined;
+    return parseAllDocuments(text).find((d) => d.contents !== null) as Document | undefined;
+  }
+
   /** Runs one package's pipeline on its subtree's entries; failures throw the package's cause. */
   private async runPipeline(node: PackageNode, bfs: boolean): Promise<void> {
     const kptfile = this.kptfiles.get(node.path)!;
@@ -270,14 +291,7 @@ export class Hydration {
           });
         }
       }
-      const cfgPath = step.fn.configPath === undefined ? undefined : cleanPath(step.fn.configPath);
-      const functionConfig = step.fn.configMap
-        ? configMapConfig(step.fn.configMap)
-        : step.fn.config
-          ? new Document(step.fn.config)
-          : cfgPath === undefined
-            ? undefined
-            : entries.find((e) => e.pkg === node.path && pathOf(e.doc) === cfgPath)?.doc;
+      const functionConfig = this.functionConfig(step, node, entries);
       const name = step.fn.image ?? step.fn.exec ?? "";
       const filtering = (step.fn.selectors?.length ?? 0) > 0 || (step.fn.exclude?.length ?? 0) > 0;
       const packagePath = displayPkgPath(node.path);
