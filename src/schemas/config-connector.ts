@@ -8,13 +8,16 @@
  * A schema is shaped as the Kubernetes API server publishes a CRD in OpenAPI v2, which is what the
  * catalog's schemas were generated from: `oneOf`, `anyOf`, `allOf` and `not` are dropped (v2 has no
  * place for them); types, properties, `required`, `enum` and `items` stay. `$ref`s name definitions of
- * the Kubernetes document being validated against (only `ObjectMeta` is referenced).
+ * the Kubernetes document being validated against (only `ObjectMeta` is referenced). Fields named
+ * `description`, which the package's generator dropped with the documentation text, are restored from
+ * the kind's type declarations (`./description-fields.ts`).
  *
  * Loading is lazy and per kind: a kind's file is read on its first lookup and kept.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { declaredDescriptionFields, restoreDescriptionFields } from "./description-fields.js";
 import { fromModelSchema, type OpenApiSchema } from "./kubernetes.js";
 
 const PACKAGE = "@kubernetes-models/gke";
@@ -47,6 +50,16 @@ function asPublishedV2(node: unknown): unknown {
   return out;
 }
 
+/** A kind's type declarations (where its `description` fields survive), or "" when absent. */
+function readDeclarations(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw err;
+  }
+}
+
 /**
  * The schema of a Config Connector kind (`compute.cnrm.cloud.google.com/v1beta1`, `ComputeNetwork`)
  * with its definition name (`compute.cnrm.cloud.google.com.v1beta1.ComputeNetwork`), or undefined when
@@ -66,11 +79,13 @@ export function configConnectorSchema(
   if (cached !== undefined) return cached ?? undefined;
   let found: { name: string; schema: OpenApiSchema } | null = null;
   try {
-    const text = readFileSync(join(gkeDir(), group, version, `${kind}.js`), "utf8");
+    const file = join(gkeDir(), group, version, kind);
+    const text = readFileSync(`${file}.js`, "utf8");
     const literal = SCHEMA_LITERAL.exec(text)?.[1];
     const name = SCHEMA_ID.exec(text)?.[1];
     if (literal && name) {
       const schema = asPublishedV2(fromModelSchema(JSON.parse(literal))) as OpenApiSchema;
+      restoreDescriptionFields(schema, declaredDescriptionFields(readDeclarations(`${file}.d.ts`)));
       found = { name, schema };
     }
   } catch (err) {

@@ -185,6 +185,62 @@ metadata:
     ]);
   });
 
+  it("kubeval accepts spec.description where Config Connector's CRDs define it, strict or not", async () => {
+    const described = `apiVersion: compute.cnrm.cloud.google.com/v1beta1
+kind: ComputeInstance
+metadata:
+  name: vm
+spec:
+  description: a VM with a description
+  machineType: n1-standard-1
+  zone: us-central1-a
+  bootDisk:
+    initializeParams:
+      sourceImageRef:
+        external: debian-cloud/debian-11
+  networkInterface:
+    - networkRef:
+        name: net
+---
+apiVersion: osconfig.cnrm.cloud.google.com/v1beta1
+kind: OSConfigOSPolicyAssignment
+metadata:
+  name: policy
+spec:
+  description: keeps the agent installed
+  location: us-central1-a
+  projectRef:
+    external: my-project
+  instanceFilter:
+    all: true
+  rollout:
+    disruptionBudget:
+      percent: 100
+    minWaitDuration: 60s
+  osPolicies:
+    - id: agent
+      description: the agent
+      mode: ENFORCEMENT
+      resourceGroups:
+        - resources:
+            - id: pkg
+              pkg:
+                desiredState: INSTALLED
+                apt:
+                  name: agent
+`;
+    for (const strict of ["true", "false"]) {
+      const out = await runBuiltin(kubeval, described, configMap({ strict }));
+      expect(out.results).toEqual([]);
+    }
+    const wrong = described.replace("description: a VM with a description", "description: 7\n  bogus: 1");
+    const out = await runBuiltin(kubeval, wrong, configMap({ strict: "true" }));
+    expect(out.results.map((r) => [r.field?.path, r.message.split("\n")[0]])).toEqual([
+      ["bogus", "Additional property bogus is not allowed"],
+      ["spec.description", "Invalid type. Expected: [string,null], given: integer"],
+    ]);
+  });
+
   it("kubeconform has no schema for them and passes them by, as the catalog's does", async () => {
     const out = await runBuiltin(kubeconform, CNRM, configMap({ strict: "true" }));
     expect(out.results).toEqual([]);
