@@ -1,0 +1,112 @@
+// Throughput of our YAML layer (src/yaml) against the `yaml` package and JSON over every resource file
+// of ../shared/real-packages: parse + print, MB/s of source text. "cold" is the first pass in a fresh
+// process (one child per measurement), "warm" the median of later passes in one process.
+// Usage: npm run build && node bench/yaml-throughput.js [rounds]   (prints a JSON summary)
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const realRoot = path.join(repoRoot, "..", "shared", "real-packages");
+
+/** Every *.yaml / *.yml / Kptfile under the real packages, as text. */
+export function realFiles(root = realRoot) {
+  const out = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) {
+        if (name !== ".git") walk(p);
+      } else if (/\.ya?ml$/.test(name) || name === "Kptfile") out.push(readFileSync(p, "utf8"));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+async function layers() {
+  const ours = await import(pathToFileURL(path.join(repoRoot, "dist/src/yaml/index.js")).href);
+  const yaml = await import("yaml");
+  return {
+    ours: (texts) => {
+      let n = 0;
+      for (const t of texts) n += ours.printYamlStream(ours.readYamlStream(t)).length;
+      return n;
+    },
+    yaml: (texts) => {
+      let n = 0;
+      for (const t of texts)
+        for (const d of yaml.parseAllDocuments(t)) n += d.toString({ lineWidth: 0 }).length;
+      return n;
+    },
+    // The physical class: the same data as JSON, parsed and printed.
+    json: (jsonTexts) => {
+      let n = 0;
+      for (const t of jsonTexts) n += JSON.stringify(JSON.parse(t)).length;
+      return n;
+    },
+  };
+}
+
+/** JSON texts of the same data (one per file), and their total size. */
+async function jsonTexts(texts) {
+  const yaml = await import("yaml");
+  return texts.map((t) =>
+    JSON.stringify(yaml.parseAllDocuments(t).map((d) => d.toJS({ maxAliasCount: -1 }))),
+  );
+}
+
+function mb(texts) {
+  return texts.reduce((n, t) => n + Buffer.byteLength(t), 0) / 1e6;
+}
+
+/** One pass in this process: { layer: MB/s }. */
+async function pass(which) {
+  const texts = realFiles();
+  const fns = await layers();
+  const input = which === "json" ? await jsonTexts(texts) : texts;
+  const size = mb(input);
+  const start = performance.now();
+  fns[which](input);
+  return size / ((performance.now() - start) / 1000);
+}
+
+async function main() {
+  if (process.argv[2] === "--cold") {
+    process.stdout.write(JSON.stringify(await pass(process.argv[3])));
+    return;
+  }
+  const rounds = Number(process.argv[2] ?? 7);
+  const texts = realFiles();
+  const fns = await layers();
+  const json = await jsonTexts(texts);
+  const sizes = { ours: mb(texts), yaml: mb(texts), json: mb(json) };
+  const warm = { ours: [], yaml: [], json: [] };
+  const cold = { ours: [], yaml: [], json: [] };
+  for (let r = 0; r < rounds; r++) {
+    for (const which of ["ours", "yaml", "json"]) {
+      const input = which === "json" ? json : texts;
+      const start = performance.now();
+      fns[which](input);
+      warm[which].push(sizes[which] / ((performance.now() - start) / 1000));
+      if (r < 3) {
+        const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--cold", which]);
+        cold[which].push(Number(out.toString()));
+      }
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const result = {};
+  for (const which of ["ours", "yaml", "json"]) {
+    result[which] = {
+      warmMBps: Number(median(warm[which].slice(1)).toFixed(1)),
+      coldMBps: Number(median(cold[which]).toFixed(1)),
+      MB: Number(sizes[which].toFixed(2)),
+    };
+  }
+  console.log(JSON.stringify(result, null, 2));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -1,0 +1,156 @@
+/**
+ * Our YAML layer: a reader and writer modelled on go-yaml v3 (scanner, parser, emitter) as kyaml
+ * drives them. `parseStream` reads every document of a text into yaml.v3-shaped nodes;
+ * `printDocument` writes one back exactly as kyaml's ByteWriter does; `readYamlStream` and
+ * `printYamlStream` do a whole file the way kpt reads and writes a package file.
+ */
+import { emitDocument } from "./emitter.js";
+import { Kind, type YNode } from "./node.js";
+import { parseStream } from "./parser.js";
+
+export { type EmitOptions, emitDocument } from "./emitter.js";
+export { cloneNode, Kind, mapGet, Style, scalar, YNode } from "./node.js";
+export { parseStream } from "./parser.js";
+export { longTag, resolvePlain, shortTag } from "./resolve.js";
+export { YamlError } from "./scanner.js";
+
+/** kyaml's sequence indentation styles. */
+export type SeqIndent = "compact" | "wide";
+
+/** One resource document of a file as kpt reads it. */
+export interface StreamDocument {
+  node: YNode;
+  /** Position among the file's non-empty documents (kpt's `config.kubernetes.io/index`). */
+  index: number;
+  /** The document's own sequence indentation (kyaml's `DeriveSeqIndentStyle` on its text). */
+  seqIndent: SeqIndent;
+}
+
+/** Whether a document node holds nothing (kyaml skips such documents: empty or null content). */
+export function isEmptyDocument(doc: YNode): boolean {
+  const c = doc.content[0];
+  if (!c) return true;
+  return c.kind === Kind.Scalar && c.tag === "!!null" && c.value === "" && c.anchor === "";
+}
+
+/**
+ * Reads a YAML file's documents as kyaml's ByteReader does: empty documents skipped, each
+ * remaining one indexed and given the sequence indentation of its own text.
+ * @throws YamlError on bad YAML.
+ */
+export function readYamlStream(text: string): StreamDocument[] {
+  const nodes = parseStream(text);
+  const chunks = nodes.length > 1 ? splitDocuments(text) : [text];
+  const out: StreamDocument[] = [];
+  const aligned = chunks.length === nodes.length;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    if (isEmptyDocument(node)) continue;
+    const seqIndent = deriveSeqIndent(aligned ? chunks[i] : text);
+    out.push({ node, index: out.length, seqIndent });
+  }
+  return out;
+}
+
+/** Writes one document as kyaml does (no `---`), compact or wide sequences. */
+export function printDocument(doc: YNode, seqIndent: SeqIndent = "compact"): string {
+  return emitDocument(doc, { compactSeq: seqIndent === "compact", indent: 2 });
+}
+
+/** Writes documents as one file, as kyaml's ByteWriter joins them (`---` lines between). */
+export function printYamlStream(docs: readonly StreamDocument[]): string {
+  let out = "";
+  for (let i = 0; i < docs.length; i++) {
+    if (i > 0) out += "---\n";
+    out += printDocument(docs[i].node, docs[i].seqIndent);
+  }
+  return out;
+}
+
+/** The text of each document of a stream, split at `---` lines (yaml.v3 starts a document there). */
+export function splitDocuments(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let at = 0;
+  let first = true;
+  while (at <= text.length) {
+    const lineEnd = text.indexOf("\n", at);
+    const end = lineEnd < 0 ? text.length : lineEnd;
+    if (
+      text.charCodeAt(at) === 45 &&
+      text.charCodeAt(at + 1) === 45 &&
+      text.charCodeAt(at + 2) === 45 &&
+      (at + 3 >= end || text.charCodeAt(at + 3) <= 32)
+    ) {
+      // Text before the first `---` that holds no document (comments only) belongs to it.
+      if (!first || hasContent(text.slice(start, at))) out.push(text.slice(start, at));
+      start = at;
+      first = false;
+    }
+    if (lineEnd < 0) break;
+    at = lineEnd + 1;
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+function hasContent(text: string): boolean {
+  let lineStart = true;
+  let comment = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      lineStart = true;
+      comment = false;
+    } else if (comment || c === 32 || c === 9 || c === 13) {
+      // nothing
+    } else if (c === 35 && lineStart) comment = true;
+    else return true;
+  }
+  return false;
+}
+
+/**
+ * kyaml's `DeriveSeqIndentStyle`: the first sequence item (`- ` after spaces) whose key line (the
+ * nearest non-comment line above it, trailing `# comment` cut) is a single `key:` decides — same
+ * indentation is compact, two more spaces wide; default compact.
+ */
+export function deriveSeqIndent(text: string): SeqIndent {
+  let at = text.indexOf("- ");
+  while (at >= 0) {
+    const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+    let onlySpaces = true;
+    for (let i = lineStart; i < at; i++) {
+      if (text.charCodeAt(i) !== 32) {
+        onlySpaces = false;
+        break;
+      }
+    }
+    if (onlySpaces) {
+      const style = styleFromKeyLine(text, lineStart, at - lineStart);
+      if (style) return style;
+    }
+    at = text.indexOf("- ", at + 2);
+  }
+  return "compact";
+}
+
+function styleFromKeyLine(text: string, itemLineStart: number, itemIndent: number): SeqIndent | undefined {
+  let end = itemLineStart - 1;
+  while (end > 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end);
+    const trimmed = line.trim();
+    end = start - 1;
+    if (trimmed.startsWith("#")) continue;
+    const hash = line.indexOf("#");
+    const keyLine = hash < 0 ? line : line.slice(0, hash);
+    const key = keyLine.trim();
+    if (key.split(":").length !== 2 || !key.endsWith(":")) return undefined;
+    const keyIndent = keyLine.length - keyLine.trimStart().length;
+    if (keyIndent === itemIndent) return "compact";
+    if (itemIndent - keyIndent === 2) return "wide";
+    return undefined;
+  }
+  return undefined;
+}
