@@ -30,7 +30,7 @@ def("lte", 2, (a) => compare(a[0] as Value, a[1] as Value) <= 0);
 def("gte", 2, (a) => compare(a[0] as Value, a[1] as Value) >= 0);
 
 // ---- numbers ------------------------------------------------------------------------------------
-def("plus", 2, (a) => num("plus", a, 0) + num("plus", a, 1));
+def("plus", 2, (a) => num("add", a, 0) + num("add", a, 1));
 def("minus", 2, (a) => {
   const [x, y] = a as [Value, Value];
   if (x instanceof RSet && y instanceof RSet) {
@@ -51,8 +51,8 @@ def("div", 2, (a) => {
   return x / y;
 });
 def("rem", 2, (a) => {
-  const x = num("rem", a, 0);
-  const y = num("rem", a, 1);
+  const x = num("mod", a, 0);
+  const y = num("mod", a, 1);
   if (!Number.isInteger(x) || !Number.isInteger(y)) throw new BuiltinError("modulo on floating-point number");
   if (y === 0) throw new BuiltinError("modulo by zero");
   const r = x % y;

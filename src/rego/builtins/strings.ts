@@ -7,7 +7,10 @@ import { arr, coll, def, int, num, str, typeErr } from "./registry.js";
 def("concat", 2, (a, ctx) => {
   const sep = str("concat", a, 0);
   const v = a[1] as Value;
-  if (!Array.isArray(v) && !(v instanceof RSet)) throw typeErr("concat", 1, "array/set of strings", v);
+  if (!Array.isArray(v) && !(v instanceof RSet))
+    throw new BuiltinError(
+      "`concat` expects array/set of strings. (operand 2 must be array or set of strings)",
+    );
   const parts = coll("concat", a, 1, "expects");
   for (const p of parts)
     if (typeof p !== "string") throw new BuiltinError("`concat` expects array/set of strings.");
@@ -126,7 +129,10 @@ def("strings.any_suffix_match", 2, (a) => {
 def("format_int", 2, (a) => {
   const n = num("format_int", a, 0);
   const base = int("format_int", a, 1);
-  if (![2, 8, 10, 16].includes(base)) throw new BuiltinError("operand 2 must be one of {2, 8, 10, 16}");
+  if (![2, 8, 10, 16].includes(base))
+    throw new BuiltinError(
+      "`format_int` expects base to be one of 2, 8, 10, 16 (operand 2 must be one of {2, 8, 10, 16})",
+    );
   const t = Math.trunc(n);
   return t.toString(base);
 });

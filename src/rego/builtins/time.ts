@@ -121,11 +121,6 @@ function civil(ns: bigint, tz: string): Civil {
   };
 }
 
-function checkRange(ns: bigint): bigint {
-  if (ns > MAX_NS || ns < -MAX_NS - 1n) throw new BuiltinError("time outside of valid range");
-  return ns;
-}
-
 def("time.now_ns", 0, (_a, ctx) => toNum(BigInt(Math.floor(ctx.now())) * NS_PER_MS));
 def("time.date", 1, (a) => {
   const { ns, tz } = nsArg("time.date", a[0] as Value);
@@ -151,12 +146,13 @@ def("time.add_date", 4, (a) => {
   const [y, m, d] = [a[1] as number, a[2] as number, a[3] as number];
   const c = civil(ns, "UTC");
   const yr = c.year + y;
-  if (Math.abs(yr) > 300000) throw new BuiltinError("time outside of valid range");
+  if (Math.abs(yr) > 300000) return undefined;
   const dt = new Date(0);
   dt.setUTCFullYear(yr, c.month - 1 + m, c.day + d);
   dt.setUTCHours(c.hour, c.minute, c.second, 0);
   const out = BigInt(dt.getTime()) * NS_PER_MS + BigInt(c.nanos);
-  return toNum(checkRange(out));
+  if (out > MAX_NS || out < -MAX_NS - 1n) return undefined;
+  return toNum(out);
 });
 def("time.diff", 2, (a) => {
   const x = nsArg("time.diff", a[0] as Value);

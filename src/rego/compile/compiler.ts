@@ -133,7 +133,6 @@ export class Compiler {
       for (const r of m.rules) {
         const name = (r.ref[0] as { v: string }).v;
         if (m.v1 && (name === "input" || name === "data")) this.fail(r.pos, `${name} cannot be shadowed`);
-        if (!m.v1 && name === "data") this.fail(r.pos, `data cannot be shadowed`);
         let g = 0;
         while (
           g < r.ref.length &&
@@ -241,8 +240,6 @@ export class Compiler {
       path: path.map((p) => ({ t: "scalar", v: p, pos })),
       pos,
     });
-    const pkgNode = this.node(m.pkg) as RuleNode;
-    for (const name of pkgNode.children.keys()) g.set(name, dataRef([...m.pkg, name]));
     for (const imp of m.imports) {
       const alias = imp.alias ?? (imp.names[imp.names.length - 1] as string);
       const [root, ...rest] = imp.names;
@@ -257,6 +254,9 @@ export class Compiler {
             };
       g.set(alias, t);
     }
+    const pkgNode = this.node(m.pkg) as RuleNode;
+    for (const name of pkgNode.children.keys())
+      if (!KNOWN_ROOTS.has(name)) g.set(name, dataRef([...m.pkg, name]));
     return g;
   }
 
@@ -414,7 +414,6 @@ class Resolver {
         const r = this.term(e.r, scope);
         walkTerm(e.l, (x) => {
           if (x.t === "var") {
-            if (x.name === "input" || x.name === "data") this.c.fail(x.pos, `${x.name} cannot be shadowed`);
             if (
               x.name !== "_" &&
               (assigned.has(x.name) || (scope.has(x.name) && scope.declared.has(x.name)))
@@ -473,7 +472,8 @@ class Resolver {
         return t;
       case "var": {
         if (t.name === "_") return { t: "var", name: this.c.nextWild(), pos: t.pos };
-        if (scope.has(t.name)) return t;
+        if (scope.has(t.name))
+          return KNOWN_ROOTS.has(t.name) ? { t: "var", name: `${t.name}$local`, pos: t.pos } : t;
         const g = this.globals.get(t.name);
         if (g !== undefined) return g;
         return t;

@@ -528,7 +528,10 @@ export class Evaluator {
         return v;
       }
     }
-    if (node.kind === "func") return undefined;
+    if (node.kind === "func") {
+      const f = node.funcs[0] ?? node.defaults[0];
+      return f?.rule.args?.length === 0 ? this.callFunction(node, [], f.rule.pos) : undefined;
+    }
     if (this.ctx.cacheHas.has(node.id)) return this.ctx.cache.get(node.id) ?? undefined;
     let v: Value | undefined;
     if (node.kind !== undefined) v = this.evalRules(node);
@@ -638,7 +641,9 @@ export class Evaluator {
             if (v === undefined) continue;
             if (result !== undefined && !equal(result, v)) {
               throw new RegoEvalError(
-                "complete rules must not produce multiple outputs (rules should not produce multiple outputs)",
+                cr.rule.ref.length > 1
+                  ? "rule conflicts with the following rule: complete rules must not produce multiple outputs"
+                  : "complete rules must not produce multiple outputs (rules should not produce multiple outputs)",
                 cr.rule.pos,
                 "eval_conflict_error",
               );

@@ -45,7 +45,7 @@ class Parser {
     return t.kind === "ident" && t.text === word;
   }
   expectP(text: string): Token {
-    if (!this.isP(text)) this.unexpected(`expected ${text}`);
+    if (!this.isP(text)) this.unexpected(`expecting \`${text}\``);
     return this.next();
   }
   unexpected(hint?: string): never {
@@ -175,7 +175,7 @@ class Parser {
           ];
     const pos = this.pos(start);
     let args: Term[] | undefined;
-    if (this.isP("(") && !this.tok.ws) {
+    if (this.isP("(") && !this.tok.nl) {
       this.next();
       args = [];
       while (!this.isP(")")) {
@@ -188,7 +188,7 @@ class Parser {
     let key: Term | undefined;
     let value: Term | undefined;
     let assign = false;
-    if (this.isKw("contains")) {
+    if (this.isKw("contains") || (this.isIdent("contains") && !this.tok.nl && this.peek().kind !== "punct")) {
       this.next();
       key = this.term();
     } else if (this.isP("=") || this.isP(":=")) {
@@ -215,7 +215,7 @@ class Parser {
       return [rule];
     }
     const bodies: Literal[][] = [];
-    const hadIf = this.isKw("if");
+    const hadIf = this.isKw("if") || (this.isIdent("if") && !this.tok.nl);
     const b = this.ruleBody(true);
     if (b) {
       bodies.push(b);
@@ -241,21 +241,22 @@ class Parser {
     const lastGround = last.t === "scalar";
     if (args) rule.kind = "func";
     else if (key) rule.kind = "set";
-    else if (value === undefined && ref.length > 1 && !lastGround) {
-      if (this.v1) this.err("`contains` keyword is required for partial set rules", start);
-      rule.kind = "set";
-      rule.key = last;
-      rule.ref = ref.slice(0, -1);
-    } else if (value === undefined && ref.length > 1 && rule.noBody && !hadIf) {
-      if (this.v1) this.err("`contains` keyword is required for partial set rules", start);
+    else if (value === undefined && !hadIf && this.v1 && rule.noBody) {
+      if (ref.length === 2 && lastGround)
+        this.err("`contains` keyword is required for partial set rules", start);
+      this.err("rule must have a body or assignment", start);
+    } else if (value === undefined && !hadIf && this.v1 && ref.length > 1 && !lastGround) {
+      this.err("`contains` keyword is required for partial set rules", start);
+    } else if (value === undefined && !this.v1 && !hadIf && ref.length === 2) {
+      // v0: `p[x] { ... }`, `p.a { ... }` and `p["a"]` are partial set rules.
       rule.kind = "set";
       rule.key = last;
       rule.ref = ref.slice(0, -1);
     } else if (!ref.every((r) => r.t === "scalar")) {
       rule.kind = "object";
     } else rule.kind = "complete";
-    if (rule.noBody && value === undefined && key === undefined && rule.kind !== "set" && !hadIf) {
-      this.err("rule must have a body", start);
+    if (rule.noBody && value === undefined && rule.kind !== "set" && rule.kind !== "func" && !hadIf) {
+      this.err("rule must have a body or assignment", start);
     }
     this.endOfStatement();
     if (bodies.length <= 1) {
@@ -272,7 +273,7 @@ class Parser {
 
   /** `if { ... }`, `if literal`, `{ ... }` (v0), or nothing. */
   ruleBody(first: boolean): Literal[] | undefined {
-    if (this.isKw("if")) {
+    if (this.isKw("if") || (this.isIdent("if") && !this.tok.nl)) {
       this.next();
       if (this.isP("{")) {
         const save = this.i;
@@ -317,7 +318,7 @@ class Parser {
         continue;
       }
       if (atEnd()) break;
-      if (!this.tok.nl) this.unexpected();
+      if (!this.tok.nl) this.unexpected(end === "" ? "expecting EOF" : undefined);
     }
     return out;
   }
@@ -537,12 +538,16 @@ class Parser {
         this.next();
         return this.suffixes({ t: "array", items: [], pos });
       }
-      const first = this.term(false);
+      let first = this.term(false);
       if (this.isP("|")) {
-        this.next();
-        const body = this.literals("]");
-        this.expectP("]");
-        return this.suffixes({ t: "arraycompr", term: first, body, pos });
+        const u = this.unionInCollection(first, "]");
+        if (u === undefined) {
+          this.next();
+          const body = this.literals("]");
+          this.expectP("]");
+          return this.suffixes({ t: "arraycompr", term: first, body, pos });
+        }
+        first = u;
       }
       const items = [this.continueOr(first)];
       while (this.isP(",")) {
@@ -581,11 +586,36 @@ class Parser {
         return this.suffixes({ t: "object", items, pos });
       }
       if (this.isP("|")) {
-        this.next();
-        const body = this.literals("}");
-        this.expectP("}");
-        return this.suffixes({ t: "setcompr", term: first, body, pos });
+        const u = this.unionInCollection(first, "}");
+        if (u === undefined) {
+          this.next();
+          const body = this.literals("}");
+          this.expectP("}");
+          return this.suffixes({ t: "setcompr", term: first, body, pos });
+        }
+        return this.collectionRest(u, pos);
       }
+      return this.collectionRest(first, pos);
+    }
+    this.unexpected();
+  }
+
+  /** `[x | y, ...]`: a `|` followed by a term and a comma is a union inside a collection, not a comprehension. */
+  unionInCollection(first: Term, _end: string): Term | undefined {
+    const save = this.i;
+    try {
+      this.next();
+      const r = this.term(false);
+      if (this.isP(",")) return { t: "binop", op: "|", l: first, r, pos: first.pos };
+    } catch {
+      // not a term: a comprehension body
+    }
+    this.i = save;
+    return undefined;
+  }
+
+  collectionRest(first: Term, pos: Pos): Term {
+    {
       const items = [this.continueOr(first)];
       while (this.isP(",")) {
         this.next();
@@ -595,7 +625,6 @@ class Parser {
       this.expectP("}");
       return this.suffixes({ t: "set", items, pos });
     }
-    this.unexpected();
   }
 
   /** After a collection's first element parsed without `|`, a `|` that is not a comprehension can't occur. */
