@@ -106,6 +106,7 @@ export function createApp(
         queue,
         log: production?.log ?? app.log,
         pushOnFailure: settings.pushOnFailure,
+        ...(settings.kptfileStatus ? { kptfileStatus: settings.kptfileStatus } : {}),
         limits: {
           maxFileBytes: settings.maxFileBytes ?? DEFAULT_SIZE_LIMITS.maxFileBytes,
           maxPackageBytes: settings.maxPackageBytes ?? DEFAULT_SIZE_LIMITS.maxPackageBytes,

@@ -94,6 +94,10 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
     packageName: path.basename(pkgDir),
     packageDir: pkgDir,
     pushOnFailure: args.pushOnFailure,
+    // For a kpt older than 1.0.0-beta.62 that refuses status.renderStatus (as the app's setting).
+    ...(process.env.PORCHLIGHT_KPTFILE_STATUS === "conditions"
+      ? { kptfileStatus: "conditions" as const }
+      : {}),
     cwd: process.cwd(),
     onEvent: (event) => {
       printer.onEvent(event);

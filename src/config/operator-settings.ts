@@ -3,7 +3,7 @@
  * content must not decide what code the server runs or how it is judged).
  */
 import { z } from "zod";
-import type { PushOnFailure } from "../engine/types.js";
+import type { KptfileStatusMode, PushOnFailure } from "../engine/types.js";
 
 /** The app's operator settings. */
 export interface OperatorSettings {
@@ -25,6 +25,11 @@ export interface OperatorSettings {
    * a failed render decides nothing about what code runs).
    */
   pushOnFailure: PushOnFailure;
+  /**
+   * How the Kptfile `status` is written by default (`PORCHLIGHT_KPTFILE_STATUS`): `full` (default) or
+   * `conditions` for older kpt; a repository's `kptfileStatus` overrides it.
+   */
+  kptfileStatus?: KptfileStatusMode;
   /** Largest file a render reads, bytes (`PORCHLIGHT_MAX_FILE_BYTES`, default 32 MiB). */
   maxFileBytes?: number;
   /** Largest package a render reads, subpackages included, bytes (`PORCHLIGHT_MAX_PACKAGE_BYTES`, default 128 MiB). */
@@ -50,6 +55,7 @@ const envSchema = z.object({
   PORCHLIGHT_ALLOW_CONTAINERS: z.enum(["true", "false", "1", "0", ""]).optional(),
   PORCHLIGHT_EXEC_TIMEOUT_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds").optional(),
   PORCHLIGHT_PUSH_ON_FAILURE: z.enum(["None", "Unrendered", "PartiallyRendered"]).optional(),
+  PORCHLIGHT_KPTFILE_STATUS: z.enum(["full", "conditions"]).optional(),
   PORCHLIGHT_MAX_FILE_BYTES: z.string().regex(/^\d+$/, "must be a whole number of bytes").optional(),
   PORCHLIGHT_MAX_PACKAGE_BYTES: z.string().regex(/^\d+$/, "must be a whole number of bytes").optional(),
   PORCHLIGHT_RECONCILE_INTERVAL_MS: z
@@ -84,6 +90,7 @@ export function readOperatorSettings(env: Record<string, string | undefined>): O
     allowExec: e.PORCHLIGHT_ALLOW_EXEC === "true" || e.PORCHLIGHT_ALLOW_EXEC === "1",
     allowContainers: e.PORCHLIGHT_ALLOW_CONTAINERS === "true" || e.PORCHLIGHT_ALLOW_CONTAINERS === "1",
     pushOnFailure: e.PORCHLIGHT_PUSH_ON_FAILURE ?? "Unrendered",
+    kptfileStatus: e.PORCHLIGHT_KPTFILE_STATUS ?? "full",
     ...(e.PORCHLIGHT_EXEC_TIMEOUT_MS ? { execTimeoutMs: Number(e.PORCHLIGHT_EXEC_TIMEOUT_MS) } : {}),
     ...defined({
       maxFileBytes: numberIf(e.PORCHLIGHT_MAX_FILE_BYTES),

@@ -38,6 +38,11 @@ export const repoConfigSchema = z.strictObject({
    * Delete the draft branch once its pull request is merged and the revision is tagged (Porch removes
    * the draft when it publishes). Default `true`. A rejected (closed, unmerged) draft is never deleted.
    */
+  /**
+   * How the Kptfile `status` is written: `full` (conditions and renderStatus, kpt 1.0.0-beta.62 and
+   * later) or `conditions` (what older kpt and Porch read). Absent: the operator's PORCHLIGHT_KPTFILE_STATUS.
+   */
+  kptfileStatus: z.enum(["full", "conditions"]).optional(),
   deleteBranchOnPublish: z.boolean().default(true),
 
   /**
@@ -86,18 +91,24 @@ export const repoConfigSchema = z.strictObject({
 export type RepoConfigFile = z.infer<typeof repoConfigSchema>;
 
 /** The configuration in effect: the file's, with the operator's `pushOnFailure` where the file has none. */
-export type RepoConfig = Omit<RepoConfigFile, "pushOnFailure"> & {
+export type RepoConfig = Omit<RepoConfigFile, "pushOnFailure" | "kptfileStatus"> & {
   pushOnFailure: NonNullable<RepoConfigFile["pushOnFailure"]>;
+  kptfileStatus: NonNullable<RepoConfigFile["kptfileStatus"]>;
 };
 
 /** The operator's defaults for fields a repository may override (`PORCHLIGHT_PUSH_ON_FAILURE`). */
 export interface OperatorDefaults {
   pushOnFailure?: RepoConfig["pushOnFailure"];
+  kptfileStatus?: RepoConfig["kptfileStatus"];
 }
 
 /** The configuration in effect for `file` (parsed) under the operator's `defaults`. */
 export function effectiveConfig(file: RepoConfigFile, defaults: OperatorDefaults = {}): RepoConfig {
-  return { ...file, pushOnFailure: file.pushOnFailure ?? defaults.pushOnFailure ?? "Unrendered" };
+  return {
+    ...file,
+    pushOnFailure: file.pushOnFailure ?? defaults.pushOnFailure ?? "Unrendered",
+    kptfileStatus: file.kptfileStatus ?? defaults.kptfileStatus ?? "full",
+  };
 }
 
 /** The configuration used when `.github/porchlight.yml` is absent and the operator set nothing. */

@@ -28,7 +28,13 @@ import type { Kptfile } from "./kptfile/schema.js";
 import { writeKptfileWithStatus } from "./kptfile/write.js";
 import { composeFiles, outputResources } from "./output.js";
 import { keepUnchangedRootKptfile } from "./render-status-diff.js";
-import type { KptfileStatus, PushOnFailure, RenderOptions, RenderResult } from "./types.js";
+import type {
+  KptfileStatus,
+  KptfileStatusMode,
+  PushOnFailure,
+  RenderOptions,
+  RenderResult,
+} from "./types.js";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -132,7 +138,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
   if ((options.attribution ?? true) && (!failure || policy === "PartiallyRendered")) {
     for (const entry of hydration.working) attribute(entry.doc);
   }
-  const status = buildStatus(hydration, failure);
+  const status = buildStatus(hydration, failure, options.kptfileStatus ?? "full");
   const writeStatus = options.writeStatus ?? true;
   const common = {
     status,
@@ -176,7 +182,7 @@ function cliErrorOf(failure: KptError): string | undefined {
   return cause === "already handled error" ? undefined : cause;
 }
 
-function buildStatus(h: Hydration, failure: KptError | undefined): KptfileStatus {
+function buildStatus(h: Hydration, failure: KptError | undefined, mode: KptfileStatusMode): KptfileStatus {
   const status: KptfileStatus = {
     conditions: [
       failure
@@ -184,7 +190,7 @@ function buildStatus(h: Hydration, failure: KptError | undefined): KptfileStatus
         : { type: "Rendered", status: "True", reason: "RenderSuccess" },
     ],
   };
-  if (h.mutationSteps.length > 0 || h.validationSteps.length > 0 || h.errorSummary) {
+  if (mode === "full" && (h.mutationSteps.length > 0 || h.validationSteps.length > 0 || h.errorSummary)) {
     status.renderStatus = {};
     if (h.mutationSteps.length > 0) status.renderStatus.mutationSteps = h.mutationSteps;
     if (h.validationSteps.length > 0) status.renderStatus.validationSteps = h.validationSteps;

@@ -44,6 +44,9 @@ export interface RenderStatus {
   errorSummary?: string;
 }
 
+/** How the Kptfile `status` is written (see `RenderOptions.kptfileStatus`). */
+export type KptfileStatusMode = "full" | "conditions";
+
 /** One entry of `status.conditions` (kpt: `type: Rendered`, reason `RenderSuccess` / `RenderFailed`). */
 export interface KptfileCondition {
   type: string;
@@ -94,6 +97,12 @@ export interface RenderOptions {
   runtime: FunctionRuntime;
   /** Directory name of the package root, used in messages (kpt prints `Package "<name>"`). */
   packageName: string;
+  /**
+   * How the root Kptfile's `status` is written: `full` (default) as kpt 1.0.0-beta.62 and later write it
+   * (`conditions` and `renderStatus`), `conditions` as older kpt reads it (only `conditions`: kpt before
+   * beta.62, and Porch built on it, refuse `field renderStatus not found in type v1.Status`).
+   */
+  kptfileStatus?: KptfileStatusMode;
   /** Policy on failure; default `Unrendered`. The Kptfile annotation `kpt.dev/save-on-render-failure` wins. */
   pushOnFailure?: PushOnFailure;
   /**

@@ -9,7 +9,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { RenderInterruptedError } from "../engine/errors.js";
-import type { PushOnFailure, RenderResult } from "../engine/types.js";
+import type { KptfileStatusMode, PushOnFailure, RenderResult } from "../engine/types.js";
 import { readStarlarkSettings, type StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import { functionEnv } from "./function-env.js";
 import type { RenderBudget } from "./render-budget.js";
@@ -30,6 +30,7 @@ export interface RenderRequest {
   packageName: string;
   packageDir?: string;
   pushOnFailure?: PushOnFailure;
+  kptfileStatus?: KptfileStatusMode;
   writeStatus?: boolean;
 }
 
@@ -285,6 +286,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
         ...(renderOptions.packageDir !== undefined ? { packageDir: renderOptions.packageDir } : {}),
         ...(renderOptions.pushOnFailure !== undefined ? { pushOnFailure: renderOptions.pushOnFailure } : {}),
         ...(renderOptions.writeStatus !== undefined ? { writeStatus: renderOptions.writeStatus } : {}),
+        ...(renderOptions.kptfileStatus !== undefined ? { kptfileStatus: renderOptions.kptfileStatus } : {}),
       };
       return new Promise<RenderResult>((resolve, reject) => {
         const now = Date.now();

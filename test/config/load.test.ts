@@ -9,6 +9,7 @@ describe("repository config", () => {
       config: {
         draftBranchPrefix: "drafts/",
         pushOnFailure: "Unrendered",
+        kptfileStatus: "full",
         deleteBranchOnPublish: true,
         directories: ["/"],
         convertFailingToDraft: true,
@@ -17,6 +18,15 @@ describe("repository config", () => {
         upgrades: { autoMerge: false },
       },
     });
+  });
+
+  it("takes kptfileStatus from the operator unless the file sets it", () => {
+    const defaults = { kptfileStatus: "conditions" } as const;
+    const absent = parseRepoConfig(null, { defaults });
+    expect(absent.ok && absent.config.kptfileStatus).toBe("conditions");
+    const set = parseRepoConfig({ kptfileStatus: "full" }, { defaults });
+    expect(set.ok && set.config.kptfileStatus).toBe("full");
+    expect(parseRepoConfig({ kptfileStatus: "old" }).ok).toBe(false);
   });
 
   it("takes pushOnFailure from the operator unless the file sets it (the file overrides)", () => {

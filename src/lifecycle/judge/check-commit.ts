@@ -115,6 +115,7 @@ export async function judgeCommit(options: {
     packagePaths,
     engine: deps.engine,
     pushOnFailure: deps.config.pushOnFailure,
+    kptfileStatus: deps.config.kptfileStatus,
     limits: deps.limits,
   });
   const gated = gateCheckReport({

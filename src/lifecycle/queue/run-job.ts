@@ -9,7 +9,7 @@
  * 4. calls its use-case.
  */
 import { CONFIG_PATH, type ConfigResult, configFromText } from "../../config/load.js";
-import type { PushOnFailure } from "../../engine/types.js";
+import type { KptfileStatusMode, PushOnFailure } from "../../engine/types.js";
 import type { GitHubPort, RepoRef, RepoSnapshot } from "../../github/port.js";
 import { CONFIG_COMMENT_MARKER, configNotProcessedComment } from "../../report/comments.js";
 import { configErrorOutput } from "../../report/messages.js";
@@ -38,6 +38,8 @@ export interface JobRunnerDeps {
   log: Log;
   /** The operator's default `pushOnFailure` (`.github/porchlight.yml` overrides it). */
   pushOnFailure: PushOnFailure;
+  /** The operator's default `kptfileStatus` (`.github/porchlight.yml` overrides it); default `full`. */
+  kptfileStatus?: KptfileStatusMode;
   limits: SizeLimits;
   lease: CheckLease;
   appId?: number | undefined;
@@ -147,7 +149,10 @@ async function runRepoJob(job: RepoJob, deps: JobRunnerDeps): Promise<string> {
     ...(snapshot.config?.source === "organization"
       ? { file: `${job.repo.owner}/.github/${CONFIG_PATH}` }
       : {}),
-    defaults: { pushOnFailure: deps.pushOnFailure },
+    defaults: {
+      pushOnFailure: deps.pushOnFailure,
+      ...(deps.kptfileStatus ? { kptfileStatus: deps.kptfileStatus } : {}),
+    },
   });
   if (!loaded.ok) {
     await reportConfigError({ job, port, snapshot, loaded, deps });

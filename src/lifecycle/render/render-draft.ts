@@ -181,6 +181,7 @@ export async function renderDraftHead(draft: DraftHead, deps: LifecycleDeps): Pr
       packagePaths: paths,
       engine: deps.engine,
       pushOnFailure: deps.config.pushOnFailure,
+      kptfileStatus: deps.config.kptfileStatus,
       limits: deps.limits,
     });
     // 4. Store.
@@ -210,6 +211,7 @@ export async function renderDraftHead(draft: DraftHead, deps: LifecycleDeps): Pr
           engine: deps.engine,
           repo,
           pushOnFailure: deps.config.pushOnFailure,
+          kptfileStatus: deps.config.kptfileStatus,
         })
       : rendered;
     const { report, verdict, annotations } = gateCheckReport({

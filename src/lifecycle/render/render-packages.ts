@@ -7,6 +7,7 @@
  */
 import path from "node:path/posix";
 import type {
+  KptfileStatusMode,
   PackageFiles,
   PushOnFailure,
   RenderOptions,
@@ -27,7 +28,7 @@ import { BuiltinRegistry, functionNameOf } from "../../runtimes/builtin/registry
 import { packageEntries } from "./touched-packages.js";
 
 /** One package render as a use-case asks for it: the package's files, its name, the failure policy. */
-export type PackageRender = Pick<RenderOptions, "files" | "packageName" | "pushOnFailure">;
+export type PackageRender = Pick<RenderOptions, "files" | "packageName" | "pushOnFailure" | "kptfileStatus">;
 
 /**
  * The render engine as the use-cases receive it: the pure engine (`renderPackage` of
@@ -161,6 +162,8 @@ export async function renderPackagesAtSha(options: {
   packagePaths: readonly string[];
   engine: RenderEngine;
   pushOnFailure?: PushOnFailure;
+  /** How the Kptfile status is written (`.github/porchlight.yml` `kptfileStatus`); default `full`. */
+  kptfileStatus?: KptfileStatusMode;
   limits?: SizeLimits;
 }): Promise<RenderedPackages> {
   const { port, repo, engine } = options;
@@ -189,6 +192,7 @@ export async function renderPackagesAtSha(options: {
       files: inputFiles,
       packageName: path.basename(packagePath || repo.repo),
       pushOnFailure: options.pushOnFailure ?? "Unrendered",
+      ...(options.kptfileStatus ? { kptfileStatus: options.kptfileStatus } : {}),
     });
     packages.push({ packagePath, result, inputFiles });
     const own = packageChanges({ packagePath, input: inputFiles, output: result.files, entries });
@@ -221,6 +225,8 @@ export async function renderOutputAgain(options: {
   engine: RenderEngine;
   repo: RepoRef;
   pushOnFailure?: PushOnFailure;
+  /** How the Kptfile status is written (`.github/porchlight.yml` `kptfileStatus`); default `full`. */
+  kptfileStatus?: KptfileStatusMode;
 }): Promise<{ packages: PackageReport[]; changes: FileChanges }> {
   const { rendered, engine } = options;
   const packages: PackageReport[] = [];
@@ -235,6 +241,7 @@ export async function renderOutputAgain(options: {
       files: inputFiles,
       packageName: path.basename(first.packagePath || options.repo.repo),
       pushOnFailure: options.pushOnFailure ?? "Unrendered",
+      ...(options.kptfileStatus ? { kptfileStatus: options.kptfileStatus } : {}),
     });
     packages.push({ packagePath: first.packagePath, result, inputFiles });
     const entries = packageEntries(rendered.tree.entries, first.packagePath);

@@ -182,6 +182,7 @@ async function publishMerged(pr: MergedPullRequest, deps: PublishDeps): Promise<
     packagePaths,
     engine: deps.engine,
     pushOnFailure: config.pushOnFailure,
+    kptfileStatus: config.kptfileStatus,
     limits: deps.limits,
   });
   const verdict = evaluateMergeGate({
