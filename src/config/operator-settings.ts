@@ -90,9 +90,9 @@ export function readOperatorSettings(env: Record<string, string | undefined>): O
     allowExec: e.PORCHLIGHT_ALLOW_EXEC === "true" || e.PORCHLIGHT_ALLOW_EXEC === "1",
     allowContainers: e.PORCHLIGHT_ALLOW_CONTAINERS === "true" || e.PORCHLIGHT_ALLOW_CONTAINERS === "1",
     pushOnFailure: e.PORCHLIGHT_PUSH_ON_FAILURE ?? "Unrendered",
-    kptfileStatus: e.PORCHLIGHT_KPTFILE_STATUS ?? "full",
     ...(e.PORCHLIGHT_EXEC_TIMEOUT_MS ? { execTimeoutMs: Number(e.PORCHLIGHT_EXEC_TIMEOUT_MS) } : {}),
     ...defined({
+      kptfileStatus: e.PORCHLIGHT_KPTFILE_STATUS,
       maxFileBytes: numberIf(e.PORCHLIGHT_MAX_FILE_BYTES),
       maxPackageBytes: numberIf(e.PORCHLIGHT_MAX_PACKAGE_BYTES),
       reconcileIntervalMs: numberIf(e.PORCHLIGHT_RECONCILE_INTERVAL_MS),

@@ -18,6 +18,15 @@ describe("readOperatorSettings", () => {
     ).toEqual({ allowExec: true, allowContainers: true, execTimeoutMs: 5000, pushOnFailure: "None" });
   });
 
+  it("reads the default Kptfile status mode", () => {
+    expect(readOperatorSettings({ PORCHLIGHT_KPTFILE_STATUS: "conditions" }).kptfileStatus).toBe(
+      "conditions",
+    );
+    expect(() => readOperatorSettings({ PORCHLIGHT_KPTFILE_STATUS: "old" })).toThrow(
+      /PORCHLIGHT_KPTFILE_STATUS/,
+    );
+  });
+
   it("refuses a bad value with the variable's name", () => {
     expect(() => readOperatorSettings({ PORCHLIGHT_PUSH_ON_FAILURE: "Always" })).toThrow(
       /PORCHLIGHT_PUSH_ON_FAILURE/,
