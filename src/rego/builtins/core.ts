@@ -40,8 +40,8 @@ def("minus", 2, (a) => {
   }
   if (typeof x === "number" && typeof y === "number") return x - y;
   if (x instanceof RSet || y instanceof RSet)
-    throw typeErr("minus", x instanceof RSet ? 1 : 0, "set", x instanceof RSet ? y : x);
-  throw typeErr("minus", typeof x === "number" ? 1 : 0, "numeric", typeof x === "number" ? y : x);
+    throw typeErr("sub", x instanceof RSet ? 1 : 0, "set", x instanceof RSet ? y : x);
+  throw typeErr("sub", typeof x === "number" ? 1 : 0, "numeric", typeof x === "number" ? y : x);
 });
 arith("mul", (x, y) => x * y);
 def("div", 2, (a) => {
@@ -95,8 +95,8 @@ def("rand.intn", 2, (a) => {
   const seed = str("rand.intn", a, 0);
   const n = int("rand.intn", a, 1);
   if (n === 0) return 0;
-  let h = 0;
-  for (const c of seed) h = (h * 31 + (c.codePointAt(0) as number)) >>> 0;
+  let h = 2166136261;
+  for (const c of `${seed}\u0000${n}`) h = Math.imul(h ^ (c.codePointAt(0) as number), 16777619) >>> 0;
   return h % Math.abs(n);
 });
 function bits(name: string, f: (x: bigint, y: bigint) => bigint): void {
@@ -244,7 +244,9 @@ def("to_number", 1, (a) => {
     const t = v.trim();
     if (t === "" || t !== v || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) {
       if (/^0x[0-9a-f]+$/i.test(t)) return Number.parseInt(t, 16);
-      throw new BuiltinError(`strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax`);
+      throw new BuiltinError(
+        `could not parse string as number: strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax`,
+      );
     }
     return Number(t);
   }

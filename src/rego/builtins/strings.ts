@@ -26,6 +26,7 @@ def("upper", 1, (a) => str("upper", a, 0).toUpperCase());
 def("indexof", 2, (a) => {
   const s = [...str("indexof", a, 0)];
   const sub = [...str("indexof", a, 1)];
+  if (sub.length === 0) return s.length === 0 ? -1 : 0;
   outer: for (let i = 0; i + sub.length <= s.length; i++) {
     for (let j = 0; j < sub.length; j++) if (s[i + j] !== sub[j]) continue outer;
     return i;
@@ -431,7 +432,7 @@ def("glob.match", 3, (a) => {
   const pattern = str("glob.match", a, 0);
   const dv = a[1] as Value;
   let delims: string[];
-  if (dv === null) delims = ["."];
+  if (dv === null) delims = [];
   else if (Array.isArray(dv)) {
     delims = dv.map((x) => {
       if (typeof x !== "string") throw typeErr("glob.match", 1, "array of strings", x);

@@ -92,9 +92,16 @@ const KNOWN_ROOTS = new Set(["data", "input"]);
 /** Scope for resolution: declared locals, innermost last. */
 class Scope {
   readonly declared = new Set<string>();
+  /** Declared names renamed in this scope (`every` variables shadowing outer ones). */
+  readonly renames = new Map<string, string>();
   constructor(readonly parent: Scope | undefined) {}
   has(n: string): boolean {
     return this.declared.has(n) || (this.parent?.has(n) ?? false);
+  }
+  /** The name a declared local is evaluated under. */
+  rename(n: string): string {
+    if (this.declared.has(n)) return this.renames.get(n) ?? n;
+    return this.parent ? this.parent.rename(n) : n;
   }
 }
 
@@ -453,6 +460,7 @@ class Resolver {
         const inner = new Scope(scope);
         if (e.key) this.declarePattern(e.key, inner);
         this.declarePattern(e.value, inner);
+        for (const n of inner.declared) inner.renames.set(n, `${n}$${this.c.nextWild()}`);
         expr = {
           k: "every",
           key: e.key ? this.term(e.key, inner) : undefined,
@@ -472,8 +480,11 @@ class Resolver {
         return t;
       case "var": {
         if (t.name === "_") return { t: "var", name: this.c.nextWild(), pos: t.pos };
-        if (scope.has(t.name))
-          return KNOWN_ROOTS.has(t.name) ? { t: "var", name: `${t.name}$local`, pos: t.pos } : t;
+        if (scope.has(t.name)) {
+          if (KNOWN_ROOTS.has(t.name)) return { t: "var", name: `${t.name}$local`, pos: t.pos };
+          const n = scope.rename(t.name);
+          return n === t.name ? t : { t: "var", name: n, pos: t.pos };
+        }
         const g = this.globals.get(t.name);
         if (g !== undefined) return g;
         return t;

@@ -394,7 +394,11 @@ export class Evaluator {
               this.evalTerm(t.value, (v) => {
                 const prev = out.get(key);
                 if (prev !== undefined && !equal(prev, v)) {
-                  throw new RegoEvalError("object keys must be unique", t.pos, "eval_conflict_error");
+                  throw new RegoEvalError(
+                    `object keys must be unique: value for key \`${toRegoString(key, false)}\` generated multiple times: \`${toRegoString(prev, false)}\` and \`${toRegoString(v, false)}\``,
+                    t.pos,
+                    "eval_conflict_error",
+                  );
                 }
                 this.meter.alloc(32);
                 out.set(key, v);
@@ -596,6 +600,7 @@ export class Evaluator {
     return this.enterRule(node.id, () => {
       switch (node.kind) {
         case "set": {
+          if (node.rules.some((cr) => cr.suffix.length > 0)) return this.evalNestedSets(node);
           const out = new RSet();
           for (const cr of node.rules) {
             this.env = new Map();
@@ -662,6 +667,51 @@ export class Evaluator {
     });
   }
 
+  /** `q[a][b] contains x`: an object of sets. */
+  evalNestedSets(node: RuleNode): RObject {
+    const out = new RObject();
+    for (const cr of node.rules) {
+      this.env = new Map();
+      this.evalBody(cr.rule.body, 0, () =>
+        this.evalList(cr.suffix, 0, [], (keys) =>
+          this.evalTerm(cr.rule.key as Term, (v) => {
+            let cur = out;
+            for (let j = 0; j < keys.length - 1; j++) {
+              let next = cur.get(keys[j] as Value);
+              if (next === undefined) {
+                next = new RObject();
+                cur.set(keys[j] as Value, next);
+              }
+              if (!(next instanceof RObject))
+                throw new RegoEvalError(
+                  "rule conflicts with the following rule",
+                  cr.rule.pos,
+                  "eval_conflict_error",
+                );
+              cur = next;
+            }
+            const lastKey = keys[keys.length - 1] as Value;
+            let leaf = cur.get(lastKey);
+            if (leaf === undefined) {
+              leaf = new RSet();
+              cur.set(lastKey, leaf);
+            }
+            if (!(leaf instanceof RSet))
+              throw new RegoEvalError(
+                "rule conflicts with the following rule",
+                cr.rule.pos,
+                "eval_conflict_error",
+              );
+            this.meter.alloc(16);
+            leaf.add(v);
+            return false;
+          }),
+        ),
+      );
+    }
+    return out;
+  }
+
   insertPath(out: RObject, keys: Value[], v: Value, cr: CRule): void {
     let cur = out;
     for (let j = 0; j < keys.length - 1; j++) {
@@ -679,7 +729,7 @@ export class Evaluator {
     const prev = cur.get(last);
     if (prev !== undefined && !equal(prev, v)) {
       throw new RegoEvalError(
-        "rule conflicts with the following rule: object keys must be unique",
+        "object keys must be unique (rules must not produce multiple outputs)",
         cr.rule.pos,
         "eval_conflict_error",
       );
@@ -695,8 +745,13 @@ export class Evaluator {
     for (const c of chain) {
       this.env = new Map();
       let out: Value | undefined;
+      const ground = isGround(c.value);
       this.evalBody(c.body, 0, () =>
         this.evalTerm(c.value, (v) => {
+          if (ground) {
+            out = v;
+            return true;
+          }
           if (out !== undefined && !equal(out, v)) {
             throw new RegoEvalError(
               "complete rules must not produce multiple outputs (rules should not produce multiple outputs)",
@@ -811,7 +866,7 @@ export class Evaluator {
                 this.evalTerm(c.value, (v) => {
                   if (out !== undefined && !equal(out, v)) {
                     throw new RegoEvalError(
-                      "functions must not produce multiple outputs for same inputs",
+                      "functions must not produce multiple outputs for same inputs (rules should not produce multiple outputs)",
                       r.pos,
                       "eval_conflict_error",
                     );
@@ -827,7 +882,7 @@ export class Evaluator {
           if (out !== undefined) {
             if (result !== undefined && !equal(result, out)) {
               throw new RegoEvalError(
-                "functions must not produce multiple outputs for same inputs",
+                "functions must not produce multiple outputs for same inputs (rules should not produce multiple outputs)",
                 pos,
                 "eval_conflict_error",
               );
@@ -863,7 +918,11 @@ export class Evaluator {
       } catch (e) {
         if (!(e instanceof RegoEvalError) || e instanceof RegoBudgetError) throw e;
       }
-      parts.push(vals.length === 0 ? "<undefined>" : vals.map((v) => toRegoString(v)).join(" "));
+      parts.push(
+        vals.length === 0
+          ? "<undefined>"
+          : vals.map((v) => (v instanceof RSet && v.size === 0 ? "{}" : toRegoString(v))).join(" "),
+      );
     }
     this.opts.print?.(`${t.pos.file}:${t.pos.line}: ${parts.join(" ")}`);
     return k(true);
@@ -900,6 +959,21 @@ export type WithTarget =
   | { kind: "input"; path: string[] }
   | { kind: "data"; path: string[] }
   | { kind: "fn"; key: string; replacement: CallTarget | undefined };
+
+/** Whether a term is a constant (its value needs no bindings): complete rules with one stop at a first solution. */
+function isGround(t: Term): boolean {
+  switch (t.t) {
+    case "scalar":
+      return true;
+    case "array":
+    case "set":
+      return t.items.every(isGround);
+    case "object":
+      return t.items.every(([k, v]) => isGround(k) && isGround(v));
+    default:
+      return false;
+  }
+}
 
 function member(v: Value, c: Value): boolean {
   if (c instanceof RSet) return c.has(v);

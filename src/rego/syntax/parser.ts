@@ -272,7 +272,7 @@ class Parser {
   }
 
   /** `if { ... }`, `if literal`, `{ ... }` (v0), or nothing. */
-  ruleBody(first: boolean): Literal[] | undefined {
+  ruleBody(_first: boolean): Literal[] | undefined {
     if (this.isKw("if") || (this.isIdent("if") && !this.tok.nl)) {
       this.next();
       if (this.isP("{")) {
@@ -295,7 +295,6 @@ class Parser {
       if (this.v1) this.err("`if` keyword is required before rule body");
       return this.braceBody();
     }
-    if (!first) this.unexpected();
     return undefined;
   }
 
