@@ -58,12 +58,11 @@ describe("createDefaultRuntime", () => {
     expect(missing?.stderr).toContain('"ghcr.io/kptdev/krm-functions-catalog/dne"');
   });
 
-  it("says why gatekeeper is not built in and how to run it", async () => {
+  it("runs gatekeeper in process: no container runtime needed", async () => {
     const rt = createDefaultRuntime({ allowExec: false, useContainers: false });
     const out = await rt.run(request("gcr.io/kpt-fn/gatekeeper:v0.2"));
-    expect(out?.exitCode).toBe(125);
-    expect(out?.stderr).toContain("no in-process Rego evaluator");
-    expect(out?.stderr).toContain("run this step with the container runtime");
+    expect(out?.exitCode).toBe(0);
+    expect(out?.output?.results).toEqual([]);
   });
 
   it("refuses exec functions without permission", async () => {

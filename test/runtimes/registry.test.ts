@@ -27,7 +27,7 @@ describe("builtin runtime", () => {
   it("is not the runtime for unknown images or exec steps", async () => {
     const rt = createBuiltinRuntime();
     expect(
-      await rt.run({ fn: { image: "gcr.io/kpt-fn/gatekeeper:v0.2" }, input: input(), cwd: "." }),
+      await rt.run({ fn: { image: "gcr.io/kpt-fn/not-a-catalog-function:v0.2" }, input: input(), cwd: "." }),
     ).toBeUndefined();
     expect(await rt.run({ fn: { exec: "set-labels" }, input: input(), cwd: "." })).toBeUndefined();
   });

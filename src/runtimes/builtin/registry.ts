@@ -26,6 +26,7 @@ export const BUILTIN_LOADERS: Readonly<Record<string, () => Promise<BuiltinFunct
   "ensure-name-substring": async () => (await import("./ensure-name-substring.js")).ensureNameSubstring,
   "export-terraform": async () => (await import("./export-terraform/index.js")).exportTerraform,
   fix: async () => (await import("./fix.js")).fix,
+  gatekeeper: async () => (await import("./gatekeeper/index.js")).gatekeeper,
   "generate-folders": async () => (await import("./generate-folders.js")).generateFolders,
   kubeconform: async () => (await import("./schema-validators.js")).kubeconform,
   kubeval: async () => (await import("./schema-validators.js")).kubeval,
@@ -68,12 +69,7 @@ export function functionNameOf(image: string): string {
  * Catalog functions deliberately not built in, with why and how to run them instead (the text the
  * "cannot run" message gives for them).
  */
-const NOT_BUILTIN: Readonly<Record<string, string>> = {
-  gatekeeper:
-    "gatekeeper evaluates Rego policies, and porchlight has no in-process Rego evaluator: none sound exists " +
-    "on npm (OPA's packages evaluate policies precompiled to WebAssembly by the opa CLI, or call an OPA server); " +
-    "run this step with the container runtime (docker or podman, where the operator allows it)",
-};
+const NOT_BUILTIN: Readonly<Record<string, string>> = {};
 
 /** Why a catalog function is not built in and how to run it, or undefined. */
 export function notBuiltinReason(image: string): string | undefined {
