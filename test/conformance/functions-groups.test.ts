@@ -18,7 +18,7 @@ const available = existsSync(path.join(conformanceDir, "run.sh"));
 if (!available) console.warn(`functions conformance skipped: ${conformanceDir}/run.sh is absent`);
 
 const GROUPS = ["kpt-fn-render-functions", "catalog-examples-functions", "catalog-tests-functions"];
-const EXCLUDED = /(^|\/)(starlark|gatekeeper)(:|@|$)/m;
+const EXCLUDED = /(^|\/)(starlark)(:|@|$)/m;
 
 /**
  * Cases passing today with STRICT=1, of 9. The other 4 (enable-gcp-services, generate-folders) differ

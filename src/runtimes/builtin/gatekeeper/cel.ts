@@ -91,7 +91,10 @@ export function compileCel(source: Json): CelProgram {
     (v) => ({ name: v.name, program: compile(v.expression) }),
   );
   const conditions = (
-    strings_(source.matchConditions ?? source.matchCondition, ["name", "expression"]) as unknown as NamedExpression[]
+    strings_(source.matchConditions ?? source.matchCondition, [
+      "name",
+      "expression",
+    ]) as unknown as NamedExpression[]
   ).map((c) => compile(c.expression));
   const validations = (
     strings_(source.validations, ["expression", "message", "messageExpression"]) as unknown as Validation[]
@@ -103,7 +106,10 @@ export function compileCel(source: Json): CelProgram {
   return {
     violations(review, constraint, namespaceObject) {
       const spec = isObject(constraint.spec) ? constraint.spec : {};
-      const vars: Record<string, unknown> = { params: toCel(spec.parameters ?? null), anyObject: toCel(review.object) };
+      const vars: Record<string, unknown> = {
+        params: toCel(spec.parameters ?? null),
+        anyObject: toCel(review.object),
+      };
       const bindings: Record<string, unknown> = {
         object: vars.anyObject,
         oldObject: null,

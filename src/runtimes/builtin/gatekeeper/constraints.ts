@@ -93,7 +93,9 @@ function selectorErrors(selector: unknown, errors: string[]): void {
       errors.push(`${at}.values: Required value: must be specified when \`operator\` is 'In' or 'NotIn'`);
     }
     if ((expr.operator === "Exists" || expr.operator === "DoesNotExist") && values.length > 0) {
-      errors.push(`${at}.values: Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`);
+      errors.push(
+        `${at}.values: Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`,
+      );
     }
     const problem = qualifiedNameProblem(typeof expr.key === "string" ? expr.key : "");
     if (problem) errors.push(`${at}.key: Invalid value: ${JSON.stringify(expr.key ?? "")}: ${problem}`);
@@ -112,7 +114,8 @@ function specErrors(spec: unknown, template: ConstraintTemplate): string[] {
   if (!isObject(spec)) return errors;
   checkSchema(MATCH_SCHEMA, spec.match, "spec.match", errors);
   checkSchema({ type: "string" }, spec.enforcementAction, "spec.enforcementAction", errors);
-  if (template.parametersSchema) checkSchema(template.parametersSchema, spec.parameters, "spec.parameters", errors);
+  if (template.parametersSchema)
+    checkSchema(template.parametersSchema, spec.parameters, "spec.parameters", errors);
   return errors;
 }
 
@@ -128,12 +131,15 @@ export function checkConstraint(
   const metadata = isObject(object.metadata) ? object.metadata : {};
   const name = typeof metadata.name === "string" ? metadata.name : "";
   const kind = typeof object.kind === "string" ? object.kind : "";
-  const fail = (message: string) => new GatekeeperError(`adding constraint ${JSON.stringify(name)}: ${message}`);
+  const fail = (message: string) =>
+    new GatekeeperError(`adding constraint ${JSON.stringify(name)}: ${message}`);
   if (kind === "") throw fail(`invalid Constraint: kind missing from Constraint ${JSON.stringify(name)}`);
   const template = templates.get(kind.toLowerCase());
   if (!template) {
     const known = [...templates.keys()].sort().join(" ");
-    throw fail(`missing ConstraintTemplate: Constraint kind ${JSON.stringify(kind)} is not recognized, known kinds [${known}]`);
+    throw fail(
+      `missing ConstraintTemplate: Constraint kind ${JSON.stringify(kind)} is not recognized, known kinds [${known}]`,
+    );
   }
   if (name === "") throw fail("creating Constraint subpath: invalid Constraint: missing name");
   const errors = specErrors(object.spec, template);

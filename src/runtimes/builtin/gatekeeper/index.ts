@@ -51,7 +51,8 @@ function plain(resource: KrmResource): Json {
 }
 
 function compileTemplate(template: ConstraintTemplate): CompiledTemplate {
-  if (template.rego) return { template, rego: compileRegoTemplate(template.name, template.kind, template.rego) };
+  if (template.rego)
+    return { template, rego: compileRegoTemplate(template.name, template.kind, template.rego) };
   try {
     return { template, cel: compileCel(template.cel ?? {}) };
   } catch (err) {
@@ -86,9 +87,18 @@ function parametersOf(constraint: Json): unknown {
   return Object.hasOwn(spec, "parameters") ? (spec as Json).parameters : {};
 }
 
-function violationsOf(c: Constraint, entry: InventoryEntry, inventory: Inventory, deadline: number): string[] {
+function violationsOf(
+  c: Constraint,
+  entry: InventoryEntry,
+  inventory: Inventory,
+  deadline: number,
+): string[] {
   if (c.compiled.cel) {
-    return c.compiled.cel.violations(entry.review, c.object, inventory.namespace(entry.review.namespace ?? ""));
+    return c.compiled.cel.violations(
+      entry.review,
+      c.object,
+      inventory.namespace(entry.review.namespace ?? ""),
+    );
   }
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new Error("policy evaluation exceeded the function's time budget");

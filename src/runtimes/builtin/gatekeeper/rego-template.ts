@@ -6,7 +6,7 @@
  * non-strict. Each template compiles on its own, so templates that share a package name or a lib do
  * not collide (Gatekeeper gives each a package of its own).
  */
-import { compileModulesCached, type RegoPolicy } from "../../../rego/index.js";
+import { type CompiledPolicy, compileModulesCached } from "../../../rego/index.js";
 import { GatekeeperError } from "./errors.js";
 import type { Review } from "./inventory.js";
 import { ADMISSION_TARGET, type RegoCode } from "./templates.js";
@@ -40,7 +40,7 @@ function entryName(kind: string): string {
   return `templates["${ADMISSION_TARGET}"]["${kind}"]`;
 }
 
-function compile(kind: string, code: RegoCode): RegoPolicy {
+function compile(kind: string, code: RegoCode): CompiledPolicy {
   const entry = entryName(kind);
   const modules = [
     { path: entry, source: code.rego },
@@ -56,8 +56,9 @@ function compile(kind: string, code: RegoCode): RegoPolicy {
 export function compileRegoTemplate(name: string, kind: string, code: RegoCode): RegoProgram {
   const fail = (message: string) =>
     new GatekeeperError(`adding template ${JSON.stringify(name)}: invalid ConstraintTemplate: ${message}`);
-  if (code.rego.trim() === "") throw fail(`1 error occurred: ${entryName(kind)}:0: rego_parse_error: empty module`);
-  let policy: RegoPolicy;
+  if (code.rego.trim() === "")
+    throw fail(`1 error occurred: ${entryName(kind)}:0: rego_parse_error: empty module`);
+  let policy: CompiledPolicy;
   try {
     policy = compile(kind, code);
   } catch (err) {
@@ -89,7 +90,10 @@ export function compileRegoTemplate(name: string, kind: string, code: RegoCode):
       for (const r of result.value as unknown[]) {
         if (r === null || typeof r !== "object" || !("msg" in r)) continue;
         const { msg, details } = r as { msg: unknown; details?: unknown };
-        const violation = { msg: typeof msg === "string" ? msg : JSON.stringify(msg), details: details ?? {} };
+        const violation = {
+          msg: typeof msg === "string" ? msg : JSON.stringify(msg),
+          details: details ?? {},
+        };
         out.set(JSON.stringify([violation.msg, violation.details]), violation);
       }
       return [...out.values()];

@@ -61,7 +61,9 @@ function checkScalar(schema: Json, value: unknown, path: string, errors: string[
       return;
     }
     if (!matches) {
-      errors.push(`${path}: Invalid value: ${shown(value)}: ${path} in body should match '${schema.pattern}'`);
+      errors.push(
+        `${path}: Invalid value: ${shown(value)}: ${path} in body should match '${schema.pattern}'`,
+      );
     }
   }
 }
@@ -90,7 +92,8 @@ export function checkSchema(schema: unknown, value: unknown, path: string, error
   if (!isObject(value)) return;
   if (Array.isArray(schema.required)) {
     for (const key of schema.required) {
-      if (typeof key === "string" && !Object.hasOwn(value, key)) errors.push(`${path}.${key}: Required value`);
+      if (typeof key === "string" && !Object.hasOwn(value, key))
+        errors.push(`${path}.${key}: Required value`);
     }
   }
   const properties = isObject(schema.properties) ? schema.properties : {};

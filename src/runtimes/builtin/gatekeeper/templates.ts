@@ -152,10 +152,16 @@ export function readTemplate(object: Json): ConstraintTemplate {
   let crd: { kind: string; schema?: Json };
   try {
     crd = crdSpecOf(spec);
-    const rawTargets = typed(spec, "targets", isArray, ["ConstraintTemplateSpec", "spec.targets", "[]v1.Target"]);
+    const rawTargets = typed(spec, "targets", isArray, [
+      "ConstraintTemplateSpec",
+      "spec.targets",
+      "[]v1.Target",
+    ]);
     targets = rawTargets?.map(readTarget);
   } catch (err) {
-    throw new GatekeeperError(`converting unstructured ${JSON.stringify(name)} to template: ${(err as Error).message}`);
+    throw new GatekeeperError(
+      `converting unstructured ${JSON.stringify(name)} to template: ${(err as Error).message}`,
+    );
   }
   const fail = (message: string) =>
     new GatekeeperError(`adding template ${JSON.stringify(name)}: invalid ConstraintTemplate: ${message}`);
@@ -171,7 +177,8 @@ export function readTemplate(object: Json): ConstraintTemplate {
       `adding template ${JSON.stringify(name)}: failed to validate targets for template ${name}: invalid ConstraintTemplate: ${message}`,
     );
   if (targets === undefined) throw targetProblem(`field "targets" not specified in ConstraintTemplate spec`);
-  if (targets.length === 0) throw targetProblem("no targets specified: ConstraintTemplate must specify one target");
+  if (targets.length === 0)
+    throw targetProblem("no targets specified: ConstraintTemplate must specify one target");
   if (targets.length > 1) throw targetProblem("multi-target templates are not currently supported");
   const [target] = targets;
   if (target.target !== ADMISSION_TARGET) {

@@ -13,18 +13,29 @@ const pod = (labels: Record<string, string>): Review => ({
   kind: { group: "", version: "v1", kind: "Pod" },
   name: "web",
   namespace: "prod",
-  object: { apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "prod", labels }, spec: { replicas: 3 } },
+  object: {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web", namespace: "prod", labels },
+    spec: { replicas: 3 },
+  },
 });
 const constraint = { spec: { parameters: { labels: [{ key: "owner" }], max: 2 } } };
 
 describe("gatekeeper CEL (K8sNativeValidation) templates", () => {
   it("reports failed validations with messageExpression, message or the expression", () => {
     const program = compileCel({
-      variables: [{ name: "labels", expression: "has(variables.anyObject.metadata.labels) ? variables.anyObject.metadata.labels : {}" }],
+      variables: [
+        {
+          name: "labels",
+          expression: "has(variables.anyObject.metadata.labels) ? variables.anyObject.metadata.labels : {}",
+        },
+      ],
       validations: [
         {
           expression: "variables.params.labels.all(l, l.key in variables.labels)",
-          messageExpression: '"missing required label, requires all of: " + variables.params.labels.map(l, l.key).join(", ")',
+          messageExpression:
+            '"missing required label, requires all of: " + variables.params.labels.map(l, l.key).join(", ")',
         },
         { expression: "object.spec.replicas <= params.spec.parameters.max", message: "too many replicas" },
         { expression: "request.namespace != 'prod'" },

@@ -30,15 +30,19 @@ const clusterRole = review("rbac.authorization.k8s.io/v1", "ClusterRole", "admin
 describe("gatekeeper match", () => {
   it("matches everything without match, and kinds by group and kind (with wildcards)", () => {
     expect(constraintMatches({}, pod, noNamespaces)).toBe(true);
-    expect(constraintMatches(constraint({ kinds: [{ apiGroups: [""], kinds: ["Pod"] }] }), pod, noNamespaces)).toBe(
-      true,
-    );
-    expect(constraintMatches(constraint({ kinds: [{ apiGroups: ["apps"], kinds: ["Pod"] }] }), pod, noNamespaces)).toBe(
-      false,
-    );
-    expect(constraintMatches(constraint({ kinds: [{ apiGroups: ["*"], kinds: ["*"] }] }), clusterRole, noNamespaces)).toBe(
-      true,
-    );
+    expect(
+      constraintMatches(constraint({ kinds: [{ apiGroups: [""], kinds: ["Pod"] }] }), pod, noNamespaces),
+    ).toBe(true);
+    expect(
+      constraintMatches(constraint({ kinds: [{ apiGroups: ["apps"], kinds: ["Pod"] }] }), pod, noNamespaces),
+    ).toBe(false);
+    expect(
+      constraintMatches(
+        constraint({ kinds: [{ apiGroups: ["*"], kinds: ["*"] }] }),
+        clusterRole,
+        noNamespaces,
+      ),
+    ).toBe(true);
     // An empty list selects nothing; a selector without apiGroups selects nothing either.
     expect(constraintMatches(constraint({ kinds: [] }), pod, noNamespaces)).toBe(false);
     expect(constraintMatches(constraint({ kinds: [{ kinds: ["Pod"] }] }), pod, noNamespaces)).toBe(false);
@@ -53,7 +57,9 @@ describe("gatekeeper match", () => {
     expect(constraintMatches(constraint({ excludedNamespaces: ["kube-*"] }), pod, noNamespaces)).toBe(true);
     expect(constraintMatches(constraint({ namespaces: ["default"] }), clusterRole, noNamespaces)).toBe(true);
     const unnamespacedPod = review("v1", "Pod", "p");
-    expect(constraintMatches(constraint({ namespaces: ["default"] }), unnamespacedPod, noNamespaces)).toBe(true);
+    expect(constraintMatches(constraint({ namespaces: ["default"] }), unnamespacedPod, noNamespaces)).toBe(
+      true,
+    );
     // A Namespace is matched by its own name.
     const ns = review("v1", "Namespace", "prod");
     expect(constraintMatches(constraint({ namespaces: ["prod"] }), ns, noNamespaces)).toBe(true);
@@ -67,8 +73,12 @@ describe("gatekeeper match", () => {
     expect(constraintMatches(sel, pod, lookup)).toBe(true);
     expect(constraintMatches(sel, review("v1", "Pod", "x", "other"), lookup)).toBe(false);
     expect(constraintMatches(sel, clusterRole, lookup)).toBe(true);
-    expect(constraintMatches(sel, review("v1", "Namespace", "n", undefined, { env: "prod" }), lookup)).toBe(true);
-    expect(constraintMatches(sel, review("v1", "Namespace", "n", undefined, { env: "dev" }), lookup)).toBe(false);
+    expect(constraintMatches(sel, review("v1", "Namespace", "n", undefined, { env: "prod" }), lookup)).toBe(
+      true,
+    );
+    expect(constraintMatches(sel, review("v1", "Namespace", "n", undefined, { env: "dev" }), lookup)).toBe(
+      false,
+    );
   });
 
   it("scope and name (exact or prefix wildcard)", () => {
@@ -97,12 +107,12 @@ describe("gatekeeper match", () => {
     expect(labelSelectorMatches(expr("Exists", "app"), labels)).toBe(true);
     expect(labelSelectorMatches(expr("Exists", "missing"), labels)).toBe(false);
     expect(labelSelectorMatches(expr("DoesNotExist", "app"), labels)).toBe(false);
-    expect(constraintMatches(constraint({ labelSelector: { matchLabels: { app: "web" } } }), pod, noNamespaces)).toBe(
-      true,
-    );
-    expect(constraintMatches(constraint({ labelSelector: { matchLabels: { app: "x" } } }), pod, noNamespaces)).toBe(
-      false,
-    );
+    expect(
+      constraintMatches(constraint({ labelSelector: { matchLabels: { app: "web" } } }), pod, noNamespaces),
+    ).toBe(true);
+    expect(
+      constraintMatches(constraint({ labelSelector: { matchLabels: { app: "x" } } }), pod, noNamespaces),
+    ).toBe(false);
   });
 
   it("globs as OPA's glob.match with the default '.' delimiter", () => {

@@ -56,7 +56,10 @@ describe("gatekeeper ConstraintTemplates", () => {
           target: "admission.k8s.gatekeeper.sh",
           code: [
             { engine: "K8sNativeValidation", source: { validations: [{ expression: "true" }] } },
-            { engine: "Rego", source: { rego: "package p\nviolation[{}] { false }", libs: ["package lib.a"] } },
+            {
+              engine: "Rego",
+              source: { rego: "package p\nviolation[{}] { false }", libs: ["package lib.a"] },
+            },
           ],
         };
       }),
@@ -129,7 +132,10 @@ describe("gatekeeper constraints", () => {
   };
 
   it("accepts a valid constraint and finds its template", () => {
-    const spec = { match: { kinds: [{ apiGroups: [""], kinds: ["Pod"] }], namespaces: ["kube-*"] }, parameters: { labels: ["owner"] } };
+    const spec = {
+      match: { kinds: [{ apiGroups: [""], kinds: ["Pod"] }], namespaces: ["kube-*"] },
+      parameters: { labels: ["owner"] },
+    };
     expect(checkConstraint(constraint(spec), templates).kind).toBe("K8sRequiredLabels");
   });
 
@@ -183,9 +189,8 @@ metadata:
 `),
     );
     expect(Object.keys(inventory.data.cluster ?? {})).toEqual(["v1"]);
-    const deployments = (inventory.data.namespace as Record<string, Record<string, Record<string, unknown>>>).prod[
-      "apps/v1"
-    ].Deployment as Record<string, { metadata: { labels?: unknown } }>;
+    const deployments = (inventory.data.namespace as Record<string, Record<string, Record<string, unknown>>>)
+      .prod["apps/v1"].Deployment as Record<string, { metadata: { labels?: unknown } }>;
     expect(deployments.web.metadata.labels).toEqual({ second: "true" });
     expect(inventory.entries.map((e) => e.review.kind)).toEqual([
       { group: "", version: "v1", kind: "Namespace" },
@@ -196,7 +201,9 @@ metadata:
   });
 
   it("fails as the catalog does on a resource without version", () => {
-    expect(() => buildInventory(docs("apiVersion: example.com/\nkind: Thing\nmetadata:\n  name: t\n"))).toThrow(
+    expect(() =>
+      buildInventory(docs("apiVersion: example.com/\nkind: Thing\nmetadata:\n  name: t\n")),
+    ).toThrow(
       'adding data of GVK "example.com/, Kind=Thing": admission.k8s.gatekeeper.sh: resource t has no version',
     );
   });
