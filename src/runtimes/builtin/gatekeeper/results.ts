@@ -3,7 +3,8 @@
  * severity from the constraint's `enforcementAction` (`dryrun` info, `warn` warning, anything else
  * error), the reviewed resource's reference and file; sorted as the function sorts them (file path,
  * file index, severity, then reference and message); and the stderr it prints when it fails (kyaml's
- * `Result.Error()`: `[severity] apiVersion/kind/namespace/name field: message`, blank-line separated).
+ * `Result.Error()`: `[severity] apiVersion/kind/namespace/name field: message`, empty parts left out, blank-line
+ * separated).
  */
 import type { FunctionResult, KrmResource, ResultSeverity } from "../../../krm/resource-list.js";
 import { fileOf, resourceRef } from "../yaml-nodes.js";
@@ -66,7 +67,7 @@ export function resultsStderr(results: readonly FunctionResult[]): string {
   return results
     .map((r) => {
       const ref = r.resourceRef ?? {};
-      const id = [ref.apiVersion, ref.kind, ref.namespace, ref.name].map((s) => s ?? "").join("/");
+      const id = [ref.apiVersion, ref.kind, ref.namespace, ref.name].filter((s) => s).join("/");
       return `[${r.severity ?? ""}] ${id} ${r.field?.path ?? ""}: ${r.message}`;
     })
     .join("\n\n");

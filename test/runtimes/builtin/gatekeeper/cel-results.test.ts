@@ -114,7 +114,7 @@ metadata:
       file: { path: "a.yaml", index: 2 },
     });
     expect(resultsStderr([results[1], { message: "broken", severity: "error" }])).toBe(
-      "[error] v1/ConfigMap/default/b : first\nviolatedConstraint: c\n\n[error] /// : broken",
+      "[error] v1/ConfigMap/default/b : first\nviolatedConstraint: c\n\n[error]  : broken",
     );
   });
 });

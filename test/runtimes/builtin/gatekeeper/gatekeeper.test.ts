@@ -169,7 +169,7 @@ spec:
       },
     ]);
     expect(orphan.stderr).toBe(
-      '[error] /// : adding constraint "c": missing ConstraintTemplate: Constraint kind "K8sBannedConfigMapKeys" is not recognized, known kinds []',
+      '[error]  : adding constraint "c": missing ConstraintTemplate: Constraint kind "K8sBannedConfigMapKeys" is not recognized, known kinds []',
     );
     const noViolation = await runBuiltin(
       gatekeeper,
