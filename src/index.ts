@@ -88,6 +88,7 @@ export function createApp(
       allowExec: settings.allowExec,
       useContainers: settings.allowContainers,
       ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
+      ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),
     });
     const queue = options.queue ?? (await createWorkQueue({ settings, server, log: app.log }));
     production?.attachQueue(queue);

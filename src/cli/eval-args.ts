@@ -5,6 +5,11 @@
  */
 import type { Selector } from "../engine/kptfile/schema.js";
 import { type FlagSpec, parseFlags } from "./flags.js";
+import {
+  FUNCTION_RUNNER_USAGE,
+  type FunctionRunnerFlag,
+  type FunctionRunnerFlags,
+} from "./function-runner-flags.js";
 
 /** Parsed `fn eval` arguments. */
 export interface EvalArgs {
@@ -30,6 +35,8 @@ export interface EvalArgs {
   fnType: string | undefined;
   selector: Selector;
   exclusion: Selector;
+  /** `--function-runner` and its companions, as given. */
+  functionRunner: FunctionRunnerFlags;
   help: boolean;
 }
 
@@ -56,8 +63,18 @@ Flags:
   -s, --save, -t, --type mutator|validator   add the function to the Kptfile pipeline
       --network, --mount, -e/--env, --as-current-user, --image-pull-policy P, --allow-alpha-wasm
                                   accepted as kpt accepts them (container runtime options)
-  -h, --help                      show this help
+${FUNCTION_RUNNER_USAGE}  -h, --help                      show this help
 `;
+
+const RUNNER_FLAGS: FunctionRunnerFlag[] = [
+  "function-runner",
+  "function-runner-images",
+  "function-runner-timeout",
+  "function-runner-tls",
+  "function-runner-ca",
+  "function-runner-cert",
+  "function-runner-key",
+];
 
 const SPECS: FlagSpec[] = [
   { name: "image", short: "i", type: "string" },
@@ -78,6 +95,9 @@ const SPECS: FlagSpec[] = [
   { name: "output", short: "o", type: "string" },
   { name: "truncate-output", type: "bool" },
   { name: "help", short: "h", type: "bool" },
+  ...RUNNER_FLAGS.map(
+    (name): FlagSpec => ({ name, type: name === "function-runner-tls" ? "bool" : "string" }),
+  ),
   ...["api-version", "kind", "name", "namespace"].flatMap((f): FlagSpec[] => [
     { name: `match-${f}`, type: "string" },
     { name: `exclude-${f}`, type: "string" },
@@ -179,6 +199,12 @@ export function parseEvalArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     fnType: str("type") || undefined,
     selector: selector(get, "match"),
     exclusion: selector(get, "exclude"),
+    functionRunner: Object.fromEntries(
+      RUNNER_FLAGS.flatMap((name) => {
+        const v = get(name);
+        return v === undefined ? [] : [[name, String(v)]];
+      }),
+    ),
     help: bool("help"),
   };
 }

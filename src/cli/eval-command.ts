@@ -31,6 +31,7 @@ import {
   unwrapText,
   writeResourceFiles,
 } from "./fn-io.js";
+import { functionRunnerFromFlags } from "./function-runner-flags.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
 import { resultsFileText } from "./results-file.js";
@@ -216,6 +217,7 @@ export async function runEval(argv: string[]): Promise<number> {
 }
 
 async function evalWith(args: EvalArgs): Promise<number> {
+  const functionRunner = functionRunnerFromFlags(args.functionRunner);
   const toDir = args.output !== undefined && args.output !== "stdout" && args.output !== "unwrap";
   const outDir = toDir ? path.resolve(args.output!) : undefined;
   if (outDir && (await exists(outDir))) {
@@ -247,6 +249,7 @@ async function evalWith(args: EvalArgs): Promise<number> {
   const fn = args.image ? { image: args.image } : { exec: args.exec };
   const label = args.image ? resolveImage(args.image, args.imagePrefix) : (args.exec ?? "");
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
+  const runtime = createDefaultRuntime({ allowExec: true, ...(functionRunner ? { functionRunner } : {}) });
   const result = await evaluateFunction({
     files,
     resources,
@@ -256,10 +259,10 @@ async function evalWith(args: EvalArgs): Promise<number> {
     functionConfig,
     selector: isEmptySelector(args.selector) ? undefined : args.selector,
     exclusion: isEmptySelector(args.exclusion) ? undefined : args.exclusion,
-    runtime: createDefaultRuntime({ allowExec: true }),
+    runtime,
     cwd: process.cwd(),
     onEvent: printer.onEvent,
-  });
+  }).finally(() => runtime.close());
   if (result.ok) {
     if (args.output !== undefined || fromStdin) await writeEvalOutput(args, result, outDir);
     else if (pkgDir && files && result.files) {

@@ -5,6 +5,11 @@
  */
 import type { PushOnFailure } from "../engine/types.js";
 import { checkImagePullPolicy } from "./eval-args.js";
+import {
+  FUNCTION_RUNNER_USAGE,
+  type FunctionRunnerFlags,
+  isFunctionRunnerFlag,
+} from "./function-runner-flags.js";
 
 /** Parsed render arguments. */
 export interface RenderArgs {
@@ -16,6 +21,8 @@ export interface RenderArgs {
   pushOnFailure: PushOnFailure | undefined;
   /** `--image-prefix`, else `KPT_IMAGE_PREFIX`, else undefined (kpt's default registry). */
   imagePrefix: string | undefined;
+  /** `--function-runner` and its companions, as given. */
+  functionRunner: FunctionRunnerFlags;
   help: boolean;
 }
 
@@ -35,7 +42,7 @@ Flags:
   -o, --output VALUE         write to a new directory, or to stdout (ResourceList) or unwrap (YAML)
   --push-on-failure POLICY   what to store when rendering fails: None, Unrendered (default),
                              PartiallyRendered
-  -h, --help                 show this help
+${FUNCTION_RUNNER_USAGE}  -h, --help                 show this help
 `;
 
 function parseBool(value: string | undefined, flag: string): boolean {
@@ -54,6 +61,7 @@ export function parseRenderArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
     output: undefined,
     pushOnFailure: undefined,
     imagePrefix: env.KPT_IMAGE_PREFIX || undefined,
+    functionRunner: {},
     help: false,
   };
   const positional: string[] = [];
@@ -106,7 +114,14 @@ export function parseRenderArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
         args.pushOnFailure = v;
         break;
       }
+      case "--function-runner-tls":
+        args.functionRunner["function-runner-tls"] = String(parseBool(inline, name));
+        break;
       default:
+        if (name.startsWith("--") && isFunctionRunnerFlag(name.slice(2))) {
+          args.functionRunner[name.slice(2) as keyof FunctionRunnerFlags] = value();
+          break;
+        }
         if (arg.startsWith("-") && arg !== "-") throw new Error(`unknown flag: ${arg}`);
         positional.push(arg);
     }

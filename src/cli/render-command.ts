@@ -10,6 +10,7 @@ import { imagePrefixProblem } from "../engine/image.js";
 import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
+import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 import {
   ensureResultsDir,
   resolvePackage,
@@ -17,6 +18,7 @@ import {
   unwrapText,
   writeResourceFiles,
 } from "./fn-io.js";
+import { functionRunnerFromFlags } from "./function-runner-flags.js";
 import { createStepCollector } from "./heap.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
@@ -88,9 +90,20 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
   const files = (await exists(path.join(pkgDir, "Kptfile"))) ? await readPackageDir(pkgDir) : new Map();
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
   const afterStep = createStepCollector();
+  let functionRunner: FunctionRunnerSettings | undefined;
+  try {
+    functionRunner = functionRunnerFromFlags(args.functionRunner);
+  } catch (e) {
+    err(`Error: ${(e as Error).message}\n\n${usage}`);
+    return 1;
+  }
+  const runtime = createDefaultRuntime({
+    allowExec: args.allowExec,
+    ...(functionRunner ? { functionRunner } : {}),
+  });
   const result = await renderPackage({
     files,
-    runtime: createDefaultRuntime({ allowExec: args.allowExec }),
+    runtime,
     packageName: path.basename(pkgDir),
     packageDir: pkgDir,
     pushOnFailure: args.pushOnFailure,
@@ -107,7 +120,7 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
     attribution: !process.env.KRM_DISABLE_ATTRIBUTION,
     imagePrefix: args.imagePrefix,
     withResources: args.output === "stdout" || args.output === "unwrap",
-  });
+  }).finally(() => runtime.close());
   if (result.ok) printer.finish();
   if (result.ok && args.output !== undefined) await writeOutput(args, result, outDir);
   else if (result.files && args.output === undefined) {

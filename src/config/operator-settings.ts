@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 import type { KptfileStatusMode, PushOnFailure } from "../engine/types.js";
+import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
+import { readFunctionRunnerSettings } from "./function-runner-settings.js";
 
 /** The app's operator settings. */
 export interface OperatorSettings {
@@ -19,6 +21,11 @@ export interface OperatorSettings {
   allowContainers: boolean;
   /** Timeout of one exec function in ms (`PORCHLIGHT_EXEC_TIMEOUT_MS`); runtime default when unset. */
   execTimeoutMs?: number;
+  /**
+   * Porch's function runner for the images the operator lists (`PORCHLIGHT_FUNCTION_RUNNER`,
+   * `PORCHLIGHT_FUNCTION_RUNNER_IMAGES`, ...; see `function-runner-settings.ts`); absent: none.
+   */
+  functionRunner?: FunctionRunnerSettings;
   /**
    * What is stored when rendering fails (`PORCHLIGHT_PUSH_ON_FAILURE`), default `Unrendered`. Only a
    * default: a repository's `.github/porchlight.yml` `pushOnFailure` overrides it (storing more or less of
@@ -86,7 +93,9 @@ export function readOperatorSettings(env: Record<string, string | undefined>): O
     throw new Error(`porchlight: invalid environment variable ${String(issue?.path[0])}: ${issue?.message}`);
   }
   const e = parsed.data;
+  const functionRunner = readFunctionRunnerSettings(env);
   return {
+    ...(functionRunner ? { functionRunner } : {}),
     allowExec: e.PORCHLIGHT_ALLOW_EXEC === "true" || e.PORCHLIGHT_ALLOW_EXEC === "1",
     allowContainers: e.PORCHLIGHT_ALLOW_CONTAINERS === "true" || e.PORCHLIGHT_ALLOW_CONTAINERS === "1",
     pushOnFailure: e.PORCHLIGHT_PUSH_ON_FAILURE ?? "Unrendered",

@@ -1,12 +1,17 @@
 /**
  * The runtime chain porchlight uses: builtin TypeScript functions first, then `exec:` functions (only
- * with the operator's permission), then docker/podman when a daemon answers.
+ * with the operator's permission), then Porch's function runner for the images the operator lists,
+ * then docker/podman when a daemon answers.
  */
 import { createBuiltinRuntime, notBuiltinReason } from "./builtin/registry.js";
 import { readStarlarkSettings, type StarlarkSettings } from "./builtin/starlark/settings.js";
 import { chainRuntimes } from "./chain.js";
 import { createContainerRuntime } from "./container/container-runtime.js";
 import { createExecRuntime } from "./exec/exec-runtime.js";
+import {
+  createFunctionRunnerRuntime,
+  type FunctionRunnerSettings,
+} from "./function-runner/function-runner-runtime.js";
 import type { FunctionRuntime } from "./runtime.js";
 
 /** Options of `createDefaultRuntime`. */
@@ -19,6 +24,8 @@ export interface DefaultRuntimeOptions {
   cwd?: string;
   /** Whether to try docker/podman for images without a builtin (default true). */
   useContainers?: boolean;
+  /** Porch's function runner, for the images its allow-list matches (tried before containers). */
+  functionRunner?: FunctionRunnerSettings;
   /**
    * The `starlark` function's settings (on/off, `ctx.environment`, step budget); default: read from this
    * process's environment (`readStarlarkSettings(process.env)`).
@@ -29,10 +36,11 @@ export interface DefaultRuntimeOptions {
 }
 
 /**
- * chain(builtin, exec, container). A function none of them runs fails with exit code 125 and a message
- * that names the image and lists the builtins. Never throws.
+ * chain(builtin, exec, function runner, container). A function none of them runs fails with exit code 125 and a message
+ * that names the image and lists the builtins. Never throws. `close()` ends the function runner's
+ * connection, if one was opened.
  */
-export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRuntime {
+export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRuntime & { close(): void } {
   const starlark = options.starlark ?? readStarlarkSettings(process.env);
   const builtin = createBuiltinRuntime({
     starlark: {
@@ -44,12 +52,20 @@ export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRu
     builtin,
     createExecRuntime({ allow: options.allowExec, timeoutMs: options.execTimeoutMs, cwd: options.cwd }),
   ];
+  const runner = options.functionRunner;
+  const remote = runner ? createFunctionRunnerRuntime(runner) : undefined;
+  if (remote) runtimes.push(remote);
   if (options.useContainers !== false) runtimes.push(createContainerRuntime());
-  return chainRuntimes(runtimes, {
+  const others = runner
+    ? `other images need the function runner's allow-list (${runner.images.length > 0 ? runner.images.join(", ") : "empty"}) to name them, or docker or podman`
+    : "other images need a function runner or docker or podman";
+  const chain = chainRuntimes(runtimes, {
     hint: (fn) =>
       fn.image !== undefined
         ? (notBuiltinReason(fn.image) ??
-          `builtin functions: ${builtin.registry.names().join(", ")}; other images need docker or podman`)
+          `builtin functions: ${builtin.registry.names().join(", ")}; ${others}`)
         : undefined,
   });
+  // The function runner's connection is the only thing a runtime holds open.
+  return { ...chain, close: () => remote?.close() };
 }

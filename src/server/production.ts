@@ -18,6 +18,7 @@ import type { RenderResult } from "../engine/types.js";
 import type { Octokit } from "../github/octokit/client.js";
 import { answeredStatus } from "../github/octokit/errors.js";
 import { isRequestTimeout, limitRequestTime } from "../github/octokit/timeout.js";
+import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 import { operationsHandler } from "./http-endpoints.js";
 import {
   contextLog,
@@ -39,6 +40,7 @@ export interface RuntimePermissions {
   allowExec: boolean;
   allowContainers: boolean;
   execTimeoutMs?: number;
+  functionRunner?: FunctionRunnerSettings;
 }
 
 /** Something whose running work can be drained on shutdown and measured (the work queue). */

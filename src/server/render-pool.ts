@@ -11,6 +11,7 @@ import { Worker } from "node:worker_threads";
 import { RenderInterruptedError } from "../engine/errors.js";
 import type { KptfileStatusMode, PushOnFailure, RenderResult } from "../engine/types.js";
 import { readStarlarkSettings, type StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
+import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 import { functionEnv } from "./function-env.js";
 import type { RenderBudget } from "./render-budget.js";
 
@@ -19,6 +20,8 @@ export interface WorkerSettings {
   allowExec: boolean;
   allowContainers: boolean;
   execTimeoutMs?: number;
+  /** The operator's function runner (plain data: address, allow-list, TLS PEM texts, time limit). */
+  functionRunner?: FunctionRunnerSettings;
   starlarkMaxSteps: number;
   /** The starlark function's settings, read in the main process (workers see a scrubbed environment). */
   starlark: StarlarkSettings;
@@ -64,7 +67,12 @@ export interface RenderPoolOptions {
   /** Time, memory and thread budgets (`workers` must be at least 1 here). */
   budget: RenderBudget;
   /** The operator's runtime permissions (kpt's `--allow-exec`; containers). */
-  runtime: { allowExec: boolean; allowContainers: boolean; execTimeoutMs?: number };
+  runtime: {
+    allowExec: boolean;
+    allowContainers: boolean;
+    execTimeoutMs?: number;
+    functionRunner?: FunctionRunnerSettings;
+  };
   /** Environment of the workers; default `functionEnv(process.env)` (an allowlist without secrets). */
   env?: Record<string, string>;
   /** The worker script; default the compiled `render-worker.js` beside this module. */
@@ -142,6 +150,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     starlarkMaxSteps: budget.starlarkMaxSteps,
     starlark: readStarlarkSettings(process.env),
     ...(options.runtime.execTimeoutMs !== undefined ? { execTimeoutMs: options.runtime.execTimeoutMs } : {}),
+    ...(options.runtime.functionRunner ? { functionRunner: options.runtime.functionRunner } : {}),
   };
   const slots = new Set<Slot>();
   const idle: Slot[] = [];

@@ -16,6 +16,7 @@ const runtimeOptions: DefaultRuntimeOptions = {
   starlarkMaxSteps: settings.starlarkMaxSteps,
   starlark: settings.starlark,
   ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
+  ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),
 };
 const runtime = createDefaultRuntime(runtimeOptions);
 

@@ -28,7 +28,7 @@ export function qualifyImage(image: string): string {
  * @throws Error for a semver constraint: kpt lists the registry's tags to resolve one, which needs the
  *   network.
  */
-function runnableImage(image: string, tag: string | undefined): string {
+export function runnableImage(image: string, tag: string | undefined): string {
   if (!tag) return qualifyImage(image);
   if (classifyTag(tag) === "constraint") {
     throw new Error(
