@@ -53,6 +53,7 @@ export async function runGet(argv: string[], io: PkgIo = defaultIo()): Promise<n
     args: argv,
     options: {
       strategy: { type: "string", default: "resource-merge" },
+      "for-deployment": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,
@@ -85,6 +86,7 @@ export async function runGet(argv: string[], io: PkgIo = defaultIo()): Promise<n
       strategy,
       fetcher,
       log: (line) => io.stderr(`${line}\n`),
+      ...(values["for-deployment"] ? { forDeployment: {} } : {}),
     });
     await mkdir(dest, { recursive: true });
     await writeTreeChanges(dest, new Map(), files);

@@ -15,6 +15,7 @@ import {
   parseKptfile,
 } from "./kptfile.js";
 import { addMergeComments } from "./normalize.js";
+import { generatePackageContext } from "./package-context.js";
 import type { UpstreamFetcher, UpstreamSpec } from "./update.js";
 
 /** Input of {@link getPackage}. */
@@ -27,6 +28,11 @@ export interface GetOptions {
   fetcher: UpstreamFetcher;
   /** Progress lines, as kpt prints them. */
   log?: (line: string) => void;
+  /**
+   * Customize the package for deployment (kpt's `--for-deployment`, Porch's clone into a deployment
+   * repository): generate its package context (`data.name`, and `data.package-path` when given).
+   */
+  forDeployment?: { packagePath?: string };
 }
 
 /** Fetches a package as `kpt pkg get REPO/DIR@REF DEST` does; returns the new package's files. */
@@ -73,5 +79,10 @@ export async function getPackage(options: GetOptions): Promise<FileTree> {
       stack.push(joinRel(p, sub));
   }
   options.log?.(`\nFetched ${count} package(s).`);
-  return addMergeComments(tree);
+  const fetched = addMergeComments(tree);
+  if (!options.forDeployment) return fetched;
+  options.log?.("\nCustomizing package for deployment.");
+  const customized = generatePackageContext(fetched, options.forDeployment);
+  options.log?.("\nCustomized package for deployment.");
+  return customized;
 }

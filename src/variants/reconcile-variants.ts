@@ -351,6 +351,8 @@ async function reconcileOne(options: {
       },
       name: path.basename(pkg),
       fetcher: new GitHubUpstreamFetcher({ port, host: deps.host }),
+      // Porch's clone into a deployment repository: data.name and data.package-path of the context.
+      forDeployment: { packagePath: pkg },
     });
   } else {
     base = await readPackageFiles({

@@ -286,7 +286,8 @@ spec:
     expect(pull.title).toBe("PackageVariant west: clone west/app from base/v2");
     const sha = await renderedHead("deploy", branch);
     const context = parse(await gh.gitShow("acme", "deploy", sha, "west/app/package-context.yaml"));
-    expect(context.data).toEqual({ name: "app", region: "us-west1" });
+    // Porch's clone sets the package context: data.name and data.package-path of the new package.
+    expect(context.data).toEqual({ name: "app", "package-path": "west/app", region: "us-west1" });
     const kptfile = parse(await gh.gitShow("acme", "deploy", sha, "west/app/Kptfile"));
     expect(kptfile.metadata.annotations["porchlight.dev/package-variant"]).toBe("west");
     expect(kptfile.upstreamLock.git.ref).toBe("base/v2");

@@ -62,6 +62,7 @@ describe("README: PackageVariant and PackageVariantSet", () => {
     const west = deployments.heads.get("drafts/edge/west/variant-edge-west")!;
     expect(parse(deployments.read(west, "edge/west/package-context.yaml")!).data).toEqual({
       name: "west",
+      "package-path": "edge/west",
       site: "west",
     });
     const [status] = deployments.checkRuns.filter((r) => r.name === "porchlight/package-variants");

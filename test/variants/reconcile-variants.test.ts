@@ -118,6 +118,8 @@ injectors:
     expect(settings.metadata.annotations["kpt.dev/injected-resource"]).toBe("east-settings");
     expect(parse(s.deployRepo.read(head, "east/app/package-context.yaml")!).data).toEqual({
       name: "app",
+      // Porch's clone into a deployment repository generates name and package-path.
+      "package-path": "east/app",
       region: "us-east1",
     });
     const [pull] = s.pulls();

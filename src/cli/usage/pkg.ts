@@ -23,9 +23,11 @@ current directory) and record its upstream and upstreamLock in the Kptfile, like
 VERSION is a tag, branch or commit (default: the repository's default branch).
 
 Flags:
-  --strategy S   update strategy recorded in the Kptfile: resource-merge (default), fast-forward,
-                 force-delete-replace, copy-merge
-  -h, --help     show this help
+  --strategy S       update strategy recorded in the Kptfile: resource-merge (default), fast-forward,
+                     force-delete-replace, copy-merge
+  --for-deployment   customize the package for deployment: generate package-context.yaml (ConfigMap
+                     kptfile.kpt.dev, data.name = the new package's name), as kpt does
+  -h, --help         show this help
 
 Examples:
   porchlight pkg get https://github.com/kptdev/kpt.git/package-examples/wordpress@v0.9 wordpress
