@@ -172,13 +172,44 @@ function fmt(vs: Value[]): string {
   return s.length > 600 ? `${s.slice(0, 600)}...` : s;
 }
 
+/**
+ * Joins a block-context flow sequence written over under-indented lines (`key: [` ... `]`) onto one line:
+ * serde_yaml, which upstream reads the files with, accepts such sequences; the YAML 1.2 grammar does not.
+ */
+function joinFlowSequences(text: string): string {
+  const out: string[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (/:\s*\[\s*$/.test(line)) {
+      let joined = line.trimEnd();
+      let j = i + 1;
+      while (j < lines.length && !/^\s*\]\s*$/.test(lines[j] as string)) {
+        joined += ` ${(lines[j] as string).trim()}`;
+        j++;
+      }
+      if (j < lines.length) {
+        out.push(`${joined} ]`);
+        i = j;
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
 /** Runs every case of a file. `file` decides the Rego version as upstream does (binding/bindings.yaml: v1). */
 export function runCaseFile(file: string, text: string): CaseResult[] {
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (e) {
-    return [{ note: file, status: "failed", problem: `cannot parse ${file}: ${(e as Error).message}` }];
+    try {
+      doc = parseYaml(joinFlowSequences(text));
+    } catch {
+      return [{ note: file, status: "failed", problem: `cannot parse ${file}: ${(e as Error).message}` }];
+    }
   }
   const cases = (doc as { cases?: Case[] } | null)?.cases;
   if (!Array.isArray(cases)) return [{ note: file, status: "failed", problem: `${file}: no cases: list` }];

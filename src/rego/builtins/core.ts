@@ -11,7 +11,7 @@ import {
   typeName,
   type Value,
 } from "../values.js";
-import { arr, type BuiltinCtx, coll, def, int, num, objArg, set, str, typeErr } from "./registry.js";
+import { arr, type BuiltinCtx, coll, def, num, objArg, set, str, typeErr } from "./registry.js";
 
 function arith(name: string, f: (a: number, b: number) => number): void {
   def(name, 2, (a) => {
@@ -53,7 +53,8 @@ def("div", 2, (a) => {
 def("rem", 2, (a) => {
   const x = num("mod", a, 0);
   const y = num("mod", a, 1);
-  if (!Number.isInteger(x) || !Number.isInteger(y)) throw new BuiltinError("modulo on floating-point number");
+  if (!Number.isSafeInteger(x) || !Number.isSafeInteger(y))
+    throw new BuiltinError("modulo on floating-point number");
   if (y === 0) throw new BuiltinError("modulo by zero");
   const r = x % y;
   return Object.is(r, -0) ? 0 : r;
@@ -93,7 +94,8 @@ def("numbers.range_step", 3, (a, ctx) => {
 });
 def("rand.intn", 2, (a) => {
   const seed = str("rand.intn", a, 0);
-  const n = int("rand.intn", a, 1);
+  const n = num("rand.intn", a, 1);
+  if (!Number.isInteger(n)) return undefined;
   if (n === 0) return 0;
   let h = 2166136261;
   for (const c of `${seed}\u0000${n}`) h = Math.imul(h ^ (c.codePointAt(0) as number), 16777619) >>> 0;

@@ -46,10 +46,10 @@ def("units.parse", 1, (a) => {
   if (/\s/.test(s)) throw new BuiltinError("units.parse: spaces not allowed in resource string");
   const [n, suffix] = splitNumber("units.parse", s);
   const d = DECIMAL[suffix];
-  if (d !== undefined) return tidy(n * d);
+  if (d !== undefined) return d < 1 ? tidy(n / Math.round(1 / d)) : n * d;
   const b = BINARY[suffix.toLowerCase()];
   if (b !== undefined) return n * b;
-  throw new BuiltinError(`units.parse: unknown unit ${suffix}`);
+  return undefined;
 });
 
 def("units.parse_bytes", 1, (a) => {
@@ -60,10 +60,11 @@ def("units.parse_bytes", 1, (a) => {
   let mult: number | undefined;
   if (suffix === "") mult = 1;
   else if (suffix.endsWith("i")) mult = BINARY[suffix];
-  else mult = { k: 1e3, m: 1e6, g: 1e9, t: 1e12, p: 1e15, e: 1e18 }[suffix];
+  else
+    mult = { k: 1e3, m: 1e6, g: 1e9, t: 1e12, p: 1e15, e: 1e18, z: 1e21, y: 1e24, r: 1e27, q: 1e30 }[suffix];
   if (mult === undefined)
     throw new BuiltinError(`units.parse_bytes: byte size suffix ${rawSuffix} is not supported`);
-  return Math.trunc(n * mult);
+  return mult >= 2 ** 53 ? n * mult : Math.trunc(n * mult);
 });
 
 // ---- semver -------------------------------------------------------------------------------------

@@ -421,6 +421,8 @@ class Resolver {
         const r = this.term(e.r, scope);
         walkTerm(e.l, (x) => {
           if (x.t === "var") {
+            if (this.m.v1 && (x.name === "input" || x.name === "data"))
+              this.c.fail(x.pos, `${x.name} cannot be shadowed`);
             if (
               x.name !== "_" &&
               (assigned.has(x.name) || (scope.has(x.name) && scope.declared.has(x.name)))

@@ -162,17 +162,29 @@ export class Evaluator {
               throw new RegoEvalError("`some .. in collection` expects array/set/object.", e.coll.pos);
             return false;
           }
+          let mismatch = false;
+          let found = false;
+          const k2 = () => {
+            found = true;
+            return k();
+          };
           for (const [key, val] of iterate(c)) {
             this.meter.step();
+            if (e.value.t === "array" && Array.isArray(val) && val.length !== e.value.items.length)
+              mismatch = true;
             const r = e.key
-              ? this.unifyValue(e.key, key, () => this.unifyValue(e.value, val, k))
-              : this.unifyValue(e.value, val, k);
+              ? this.unifyValue(e.key, key, () => this.unifyValue(e.value, val, k2))
+              : this.unifyValue(e.value, val, k2);
             if (r) return true;
           }
+          // regorus: a pattern that matches no element because of its length is an error (strict mode).
+          if (mismatch && !found && this.strict)
+            throw new RegoEvalError("mismatch in number of array elements", e.value.pos);
           return false;
         });
       case "every":
         return this.evalTerm(e.coll, (c) => {
+          if (!(Array.isArray(c) || c instanceof RObject || c instanceof RSet)) return false;
           for (const [key, val] of iterate(c)) {
             this.meter.step();
             const ok = e.key

@@ -13,6 +13,8 @@ class Parser {
   private i = 0;
   kw = new Set<string>();
   v1 = false;
+  /** Parsing a `default` rule's value. */
+  inDefault = false;
   constructor(
     readonly file: string,
     readonly toks: Token[],
@@ -193,7 +195,12 @@ class Parser {
       key = this.term();
     } else if (this.isP("=") || this.isP(":=")) {
       assign = this.next().text === ":=";
-      value = this.term();
+      this.inDefault = isDefault;
+      try {
+        value = this.term();
+      } finally {
+        this.inDefault = false;
+      }
     }
     const rule: Rule = {
       kind: "complete",
@@ -210,6 +217,7 @@ class Parser {
     };
     if (isDefault) {
       if (value === undefined) this.err("default rules must have a value assigned", start);
+      if (this.isIdent("in")) this.err("unexpected keyword `in`");
       rule.kind = args ? "func" : "complete";
       this.endOfStatement();
       return [rule];
@@ -485,7 +493,13 @@ class Parser {
     if (this.isP("-")) {
       const m = this.next();
       const n = this.tok;
-      if (n.kind !== "number") this.err("unary - can only be used with numeric literals", m);
+      if (n.kind !== "number")
+        this.err(
+          this.inDefault
+            ? "invalid `unaryexpr` in default value"
+            : "unary - can only be used with numeric literals",
+          m,
+        );
       this.next();
       return this.suffixes({ t: "scalar", v: -Number(n.text), pos: this.pos(m) });
     }
