@@ -55,6 +55,10 @@ const REST: Record<string, Need> = {
   "issues.createComment": write("pull_requests"),
   "issues.listComments": read("pull_requests"),
   "issues.updateComment": write("pull_requests"),
+  // the package dashboard issue (opted in per repository)
+  "issues.create": write("issues"),
+  "issues.listForRepo": read("issues"),
+  "issues.update": write("issues"),
   "pulls.create": write("pull_requests"),
   "pulls.list": read("pull_requests"),
   "pulls.listFiles": read("pull_requests"),

@@ -15,6 +15,7 @@ import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
 import { latestRevision } from "../lifecycle/revisions/revisions.js";
 import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/upstream/downstream-index.js";
 import { repoKey } from "../lifecycle/upstream/upstream-source.js";
+import { mermaidGraph, revisionNote, revisionState } from "../report/mermaid.js";
 import { OWNER_ANNOTATION } from "../variants/mutations.js";
 import { commandAt } from "./commands.js";
 import type { CliIo } from "./rpkg-get.js";
@@ -53,6 +54,19 @@ export function formatDownstreams(rows: readonly DownstreamRow[]): string {
     .join("\n")}\n`;
 }
 
+/** The rows as a Mermaid flowchart: each upstream package (with its latest revision) to its downstreams. */
+export function downstreamsMermaid(rows: readonly DownstreamRow[]): string {
+  return mermaidGraph(
+    rows.map((r) => ({
+      upstream: r.package || ".",
+      upstreamNote: r.latest === undefined ? "unpublished" : `latest v${r.latest}`,
+      downstream: r.downstream,
+      downstreamNote: `${revisionNote(r.latest, r.revision)}${r.variant ? ` · variant ${r.variant}` : ""}`,
+      state: revisionState(r.latest, r.revision),
+    })),
+  );
+}
+
 /** The host upstream URLs name for the API the CLI talks to (`GITHUB_API_URL`). */
 function hostOf(env: CliIo["env"]): string {
   const api = env.GITHUB_API_URL?.trim();
@@ -63,13 +77,21 @@ function hostOf(env: CliIo["env"]): string {
 
 /** The command with injectable I/O; returns the exit code. */
 export async function runRpkgDownstreams(argv: string[], io: CliIo): Promise<number> {
-  let values: { repo?: string; name?: string; in?: string };
+  let values: { repo?: string; name?: string; in?: string; output?: string };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { repo: { type: "string" }, name: { type: "string" }, in: { type: "string" } },
+      options: {
+        repo: { type: "string" },
+        name: { type: "string" },
+        in: { type: "string" },
+        output: { type: "string", short: "o" },
+      },
       strict: true,
     }));
+    if (values.output !== undefined && values.output !== "table" && values.output !== "mermaid") {
+      throw new Error(`unknown output format "${values.output}" for --downstreams (use table or mermaid)`);
+    }
   } catch (error) {
     io.stderr(`Error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 1;
@@ -129,7 +151,7 @@ export async function runRpkgDownstreams(argv: string[], io: CliIo): Promise<num
       .sort((a, b) =>
         a.package === b.package ? (a.downstream < b.downstream ? -1 : 1) : a.package < b.package ? -1 : 1,
       );
-    io.stdout(formatDownstreams(rows));
+    io.stdout(values.output === "mermaid" ? downstreamsMermaid(rows) : formatDownstreams(rows));
     return 0;
   } catch (error) {
     io.stderr(

@@ -85,6 +85,13 @@ export const repoConfigSchema = z.strictObject({
    * on its head and the upgrade overrides no local edit.
    */
   upgrades: z.strictObject({ autoMerge: z.boolean().default(false) }).default({ autoMerge: false }),
+
+  /**
+   * Keep a package dashboard issue in this repository (label `porchlight-dashboard`): its packages and
+   * latest revisions, open drafts and proposals with their render verdict, the downstreams behind and
+   * the failed upgrades. Default `false`.
+   */
+  dashboard: z.boolean().default(false),
 });
 
 /** What `.github/porchlight.yml` says, with the schema's defaults (`pushOnFailure` may be absent). */

@@ -186,6 +186,16 @@ export interface IssueComment {
   author: string;
 }
 
+/** A plain issue (not a pull request). */
+export interface Issue {
+  number: number;
+  title: string;
+  body: string;
+  state: "open" | "closed";
+  /** Login of the author (`porchlight[bot]` for ours). */
+  author: string;
+}
+
 /** Result of creating a tag: GitHub refuses to create an existing ref, and we never force one. */
 export type TagOutcome = { kind: "created" } | { kind: "exists" };
 
@@ -373,6 +383,18 @@ export interface GitHubPort {
   createComment(options: { repo: RepoRef; issueNumber: number; body: string }): Promise<number>;
   /** Replaces a comment's body (`PATCH issues/comments/{id}`). */
   updateComment(options: { repo: RepoRef; commentId: number; body: string }): Promise<void>;
+  /** Plain issues (no pull requests) carrying `label`, open and closed, newest first (`GET issues`, paginated). */
+  listIssues(options: { repo: RepoRef; label: string }): Promise<Issue[]>;
+  /** Opens an issue (`POST issues`); returns its number. */
+  createIssue(options: { repo: RepoRef; title: string; body: string; labels: string[] }): Promise<number>;
+  /** Changes an issue's title, body or state (`PATCH issues/{n}`). */
+  updateIssue(options: {
+    repo: RepoRef;
+    number: number;
+    title?: string;
+    body?: string;
+    state?: "open" | "closed";
+  }): Promise<void>;
 
   // ── Installation and administration ──────────────────────────────────────────────────────────────
   /** The app's installations (`GET /app/installations`, paginated; only on a port authenticated as the app). */

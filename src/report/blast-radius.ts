@@ -5,6 +5,7 @@
 import type { CheckOutput } from "../github/port.js";
 import type { ResourceOverride } from "../pkg/merge3/package-merge.js";
 import { truncateSummary } from "./check-summary.js";
+import { mermaidBlock } from "./mermaid.js";
 import { formatFieldPath } from "./upgrade.js";
 
 /** The check run's name. */
@@ -20,6 +21,21 @@ export interface BlastRadiusRow {
   overrides: ResourceOverride[];
   /** Why the upgrade would fail. */
   error?: string;
+}
+
+/** The graph of `rows` as a ```mermaid block: the proposed package to each downstream, by verdict. */
+export function blastRadiusGraph(rows: readonly BlastRadiusRow[]): string {
+  return mermaidBlock(
+    rows.map((r) => ({
+      upstream: r.upstreamPackage || ".",
+      upstreamNote: "proposed change",
+      downstream: r.downstream,
+      downstreamNote: `${r.revision === undefined ? "revision unknown" : `on v${r.revision}`} · ${
+        r.error ? "would fail" : r.overrides.length > 0 ? `overrides ${r.overrides.length}` : "clean"
+      }`,
+      state: r.error ? "failing" : r.overrides.length > 0 ? "overrides" : "current",
+    })),
+  );
 }
 
 /** The check output listing `rows`. */
@@ -40,6 +56,7 @@ export function blastRadiusOutput(rows: readonly BlastRadiusRow[]): CheckOutput 
       return `| \`${r.downstream}\` | ${r.revision === undefined ? "-" : `\`${r.upstreamPackage}/v${r.revision}\``} | ${verdict} |`;
     }),
   ];
+  lines.push("", blastRadiusGraph(rows).trimEnd());
   const details = rows.filter((r) => !r.error && r.overrides.length > 0);
   if (details.length > 0) {
     lines.push("", "### Local edits a publish would override");

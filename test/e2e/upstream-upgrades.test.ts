@@ -410,6 +410,9 @@ spec:
     expect(run.output.summary).toContain("`acme/deploy/east/app`");
     expect(run.output.summary).toContain("`acme/deploy/south/app`");
     expect(run.output.title).toMatch(/would lose local edits/);
+    // the graph GitHub draws in the check: the proposed package to each downstream
+    expect(run.output.summary).toMatch(/```mermaid\nflowchart LR\n {2}u0\["base<br\/>proposed change"\]\n/);
+    expect(run.output.summary).toMatch(/d\d\["acme\/deploy\/east\/app<br\/>on v\d+ · /);
   }, 180_000);
 
   it("porchlight rpkg get --downstreams lists each package's downstreams and the revision each is on", async () => {
@@ -428,6 +431,25 @@ spec:
       ["base", "v5", "acme/deploy/south/app", "v4", "1", "south"],
       ["base", "v5", "acme/deploy/west/app", "v2", "3", "west"],
     ]);
+    const graph = await promisify(execFile)(
+      process.execPath,
+      [cli, "rpkg", "get", "--repo", "acme/blueprints", "--downstreams", "-o", "mermaid"],
+      { env: { ...process.env, GITHUB_TOKEN: await gh.installationToken(), GITHUB_API_URL: gh.apiUrl } },
+    );
+    expect(graph.stdout).toContain(
+      [
+        "flowchart LR",
+        '  u0["base<br/>latest v5"]',
+        '  d0["acme/deploy/east/app<br/>v1 · 4 behind"]',
+        '  d1["acme/deploy/south/app<br/>v4 · 1 behind · variant south"]',
+        '  d2["acme/deploy/west/app<br/>v2 · 3 behind · variant west"]',
+        "  u0 --> d0",
+        "  u0 --> d1",
+        "  u0 --> d2",
+        "  class u0 upstream",
+        "  class d0,d1,d2 behind",
+      ].join("\n"),
+    );
     // From the downstream side: the owning variant, as Porch's owner reference of the PackageRevision.
     const yaml = await promisify(execFile)(
       process.execPath,

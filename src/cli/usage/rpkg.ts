@@ -20,17 +20,18 @@ Flags:
     path: "rpkg get",
     summary: "list package revisions, or the downstream graph of a repository's packages",
     usage: `Usage: porchlight rpkg get --repo OWNER/REPO [flags]
-       porchlight rpkg get --repo OWNER/REPO --downstreams [--name PACKAGE] [--in OWNER/REPO,...]
+       porchlight rpkg get --repo OWNER/REPO --downstreams [--name PACKAGE] [--in OWNER/REPO,...] [-o table|mermaid]
 
 List the package revisions of a repository (branches drafts/<package>/<workspace>, pull requests,
 tags <package>/v<N>, the default branch), like \`porchctl rpkg get\`. With --downstreams, list for each
 package the downstream packages cloned from it (in the repositories of the same owner, or those given
-with --in), the revision each is on and how far it is behind.
+with --in), the revision each is on and how far it is behind; -o mermaid prints that graph as a
+Mermaid flowchart (paste it in a \`\`\`mermaid block: GitHub draws it).
 
 Flags:
   --repo OWNER/REPO   the repository (required)
   --name PACKAGE      only this package
-  -o, --output F      table (default) or yaml (PackageRevision objects)
+  -o, --output F      table (default) or yaml (PackageRevision objects); with --downstreams: table or mermaid
   --downstreams       the upstream -> downstream graph instead of the revisions
   --in LIST           with --downstreams: the repositories to look in (default: the owner's)
   -h, --help          show this help
@@ -38,7 +39,7 @@ Flags:
 Examples:
   porchlight rpkg get --repo acme/packages
   porchlight rpkg get --repo acme/packages --name base -o yaml
-  porchlight rpkg get --repo acme/packages --downstreams
+  porchlight rpkg get --repo acme/packages --downstreams -o mermaid
 `,
   },
 ] as const;

@@ -1,13 +1,51 @@
-/** Issue and pull request comments. */
-import type { GitHubPort, IssueComment } from "../port.js";
+/** Issue and pull request comments, and plain issues (the package dashboard). */
+import type { GitHubPort, Issue, IssueComment } from "../port.js";
 import type { Octokit } from "./client.js";
 import { call } from "./errors.js";
 
 /** The comment methods of the port. */
 export function commentOperations(
   octokit: Octokit,
-): Pick<GitHubPort, "listComments" | "createComment" | "updateComment"> {
+): Pick<
+  GitHubPort,
+  "listComments" | "createComment" | "updateComment" | "listIssues" | "createIssue" | "updateIssue"
+> {
   return {
+    async listIssues({ repo, label }): Promise<Issue[]> {
+      const issues = await call("issues.listForRepo", () =>
+        octokit.paginate(octokit.rest.issues.listForRepo, {
+          ...repo,
+          labels: label,
+          state: "all",
+          sort: "created",
+          direction: "desc",
+          per_page: 100,
+        }),
+      );
+      return issues
+        .filter((i) => !i.pull_request)
+        .map((i) => ({
+          number: i.number,
+          title: i.title,
+          body: i.body ?? "",
+          state: i.state === "closed" ? "closed" : "open",
+          author: i.user?.login ?? "",
+        }));
+    },
+
+    async createIssue({ repo, title, body, labels }) {
+      const { data } = await call("issues.create", () =>
+        octokit.rest.issues.create({ ...repo, title, body, labels }),
+      );
+      return data.number;
+    },
+
+    async updateIssue({ repo, number, ...fields }) {
+      await call("issues.update", () =>
+        octokit.rest.issues.update({ ...repo, issue_number: number, ...fields }),
+      );
+    },
+
     async listComments({ repo, issueNumber }): Promise<IssueComment[]> {
       const comments = await call("issues.listComments", () =>
         octokit.paginate(octokit.rest.issues.listComments, {

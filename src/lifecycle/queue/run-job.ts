@@ -13,6 +13,7 @@ import type { KptfileStatusMode, PushOnFailure } from "../../engine/types.js";
 import type { GitHubPort, RepoRef, RepoSnapshot } from "../../github/port.js";
 import { CONFIG_COMMENT_MARKER, configNotProcessedComment } from "../../report/comments.js";
 import { configErrorOutput } from "../../report/messages.js";
+import { updateDashboard } from "../dashboard/update-dashboard.js";
 import { type LifecycleDeps, type Log, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
 import { checkDefaultBranchHead, checkMergeGroup } from "../judge/merge-queue.js";
 import { rerunCheck } from "../judge/rerun.js";
@@ -90,6 +91,7 @@ function configErrorTarget(
       return pull.state === "open" ? { sha: pull.headSha } : { comment: pull.number };
     }
     case "upstream":
+    case "dashboard":
       return undefined;
   }
 }
@@ -169,8 +171,38 @@ async function runRepoJob(job: RepoJob, deps: JobRunnerDeps): Promise<string> {
     queue: deps.queue,
     installationId: job.installationId,
   };
+  const outcome = await runUseCase(job, { deps, lifecycle, snapshot, loaded });
+  // After the work, so the dashboard shows it; one dashboard job per repository waits at a time.
+  if (loaded.config.dashboard && job.kind !== "dashboard" && job.kind !== "upstream") {
+    const { installationId, delivery } = job;
+    await deps.queue.enqueue({
+      kind: "dashboard",
+      installationId,
+      repo: job.repo,
+      ...(delivery ? { delivery } : {}),
+    });
+  }
+  return outcome;
+}
+
+/** Calls the job's use-case with the state read for it. */
+async function runUseCase(
+  job: RepoJob,
+  ctx: {
+    deps: JobRunnerDeps;
+    lifecycle: LifecycleDeps;
+    snapshot: RepoSnapshot;
+    loaded: Extract<ConfigResult, { ok: true }>;
+  },
+): Promise<string> {
+  const { deps, lifecycle, snapshot, loaded } = ctx;
   const repo: RepoRef = job.repo;
   switch (job.kind) {
+    case "dashboard":
+      return updateDashboard(repo, {
+        ...lifecycle,
+        ...(deps.upstream ? { index: deps.upstream.index } : {}),
+      });
     case "draft": {
       if (!snapshot.branch) return "the branch is gone";
       const outcome = await renderDraftHead(

@@ -79,6 +79,11 @@ export interface RerunJob extends JobBase {
   pullRequests: { number: number; headRef: string; headSha: string; baseRef: string }[];
 }
 
+/** "This repository's state may have changed": update its package dashboard issue (when opted in). */
+export interface DashboardJob extends JobBase {
+  kind: "dashboard";
+}
+
 /** "Look at this repository (or every repository of the installation)": the reconciliation pass. */
 export interface ReconcileJob {
   kind: "reconcile";
@@ -95,12 +100,13 @@ export type Job =
   | DefaultBranchJob
   | MergeGroupJob
   | RerunJob
+  | DashboardJob
   | ReconcileJob
   | UpstreamJob;
 
 /**
  * The deduplication key of a job: one per branch (`draft`), pull request (`pull-request`, `publish`),
- * default branch, merge-group head, re-run sha, and reconciliation scope. Stable strings.
+ * default branch, merge-group head, re-run sha, dashboard (repository) and reconciliation scope. Stable strings.
  */
 export function jobKey(job: Job): string {
   if (job.kind === "reconcile")
@@ -122,6 +128,8 @@ export function jobKey(job: Job): string {
       return `merge-group:${repo}@${job.headSha}`;
     case "rerun":
       return `rerun:${repo}@${job.sha}`;
+    case "dashboard":
+      return `dashboard:${repo}`;
   }
 }
 

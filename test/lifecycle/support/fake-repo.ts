@@ -60,6 +60,14 @@ export class FakeRepo {
   readonly tags = new Map<string, string>();
   readonly pulls = new Map<number, FakePull>();
   readonly comments: FakeComment[] = [];
+  readonly issues: {
+    number: number;
+    title: string;
+    body: string;
+    labels: string[];
+    state: "open" | "closed";
+    author: string;
+  }[] = [];
   readonly checkRuns: FakeCheckRun[] = [];
   readonly requests: { method: string; path: string; body: unknown }[] = [];
   readonly violations: string[] = [];

@@ -211,6 +211,20 @@ export function memoryPort(fake: FakeRepo, hooks: { beforeCommit?: () => void } 
       const comment = fake.comments.find((c) => c.id === commentId);
       if (comment) comment.body = body;
     },
+    listIssues: async ({ label }) =>
+      fake.issues
+        .filter((i) => i.labels.includes(label))
+        .sort((a, b) => b.number - a.number)
+        .map(({ labels: _labels, ...i }) => ({ ...i })),
+    async createIssue({ title, body, labels }) {
+      const number = fake.nextId();
+      fake.issues.push({ number, title, body, labels, state: "open", author: "porchlight[bot]" });
+      return number;
+    },
+    async updateIssue({ number, ...fields }) {
+      const issue = fake.issues.find((i) => i.number === number);
+      if (issue) Object.assign(issue, fields);
+    },
     listInstallations: async () => [1],
     listInstallationRepositories: async () => [{ owner: fake.owner, repo: fake.repo }],
     listOwnerRepositories: async ({ owner }) =>
