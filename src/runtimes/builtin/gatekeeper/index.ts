@@ -19,7 +19,7 @@ import { checkConstraint, isConstraint } from "./constraints.js";
 import { GatekeeperError } from "./errors.js";
 import { buildInventory, type Inventory, type InventoryEntry } from "./inventory.js";
 import { constraintMatches } from "./match.js";
-import { compileRegoTemplate, type RegoProgram } from "./rego-template.js";
+import { compileRegoTemplate, type RegoProgram, regoInventory } from "./rego-template.js";
 import { resultsStderr, severityOf, sortResults, violationResult } from "./results.js";
 import { ADMISSION_TARGET, type ConstraintTemplate, isTemplate, readTemplate } from "./templates.js";
 
@@ -87,12 +87,15 @@ function parametersOf(constraint: Json): unknown {
   return Object.hasOwn(spec, "parameters") ? (spec as Json).parameters : {};
 }
 
-function violationsOf(
-  c: Constraint,
-  entry: InventoryEntry,
-  inventory: Inventory,
-  deadline: number,
-): string[] {
+interface AuditState {
+  inventory: Inventory;
+  /** `data.inventory` as a Rego value, built once. */
+  regoData: unknown;
+  deadline: number;
+}
+
+function violationsOf(c: Constraint, entry: InventoryEntry, state: AuditState): string[] {
+  const { inventory, deadline } = state;
   if (c.compiled.cel) {
     return c.compiled.cel.violations(
       entry.review,
@@ -102,7 +105,7 @@ function violationsOf(
   }
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new Error("policy evaluation exceeded the function's time budget");
-  const found = c.compiled.rego!.violations(entry.review, parametersOf(c.object), inventory.data, remaining);
+  const found = c.compiled.rego!.violations(entry.review, parametersOf(c.object), state.regoData, remaining);
   return found.map((v) => v.msg);
 }
 
@@ -110,14 +113,18 @@ function audit(resources: readonly KrmResource[], settings: GatekeeperSettings):
   const objects = resources.map(plain);
   const constraints = readPolicies(objects);
   const inventory = buildInventory(resources);
-  const deadline = Date.now() + settings.timeoutMs;
+  const state: AuditState = {
+    inventory,
+    regoData: constraints.some((c) => c.compiled.rego) ? regoInventory(inventory.data) : undefined,
+    deadline: Date.now() + settings.timeoutMs,
+  };
   const results: FunctionResult[] = [];
   for (const entry of inventory.entries) {
     for (const c of constraints) {
       if (!constraintMatches(c.object, entry.review, inventory.namespace)) continue;
       let messages: string[];
       try {
-        messages = violationsOf(c, entry, inventory, deadline);
+        messages = violationsOf(c, entry, state);
       } catch (err) {
         if (err instanceof GatekeeperError) throw err;
         throw new GatekeeperError(`${ADMISSION_TARGET}: ${(err as Error).message}\n`);

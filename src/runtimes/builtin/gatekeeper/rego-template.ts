@@ -6,10 +6,15 @@
  * non-strict. Each template compiles on its own, so templates that share a package name or a lib do
  * not collide (Gatekeeper gives each a package of its own).
  */
-import { type CompiledPolicy, compileModulesCached } from "../../../rego/index.js";
+import { type CompiledPolicy, compileModulesCached, fromJS } from "../../../rego/index.js";
 import { GatekeeperError } from "./errors.js";
 import type { Review } from "./inventory.js";
 import { ADMISSION_TARGET, type RegoCode } from "./templates.js";
+
+/** `data.inventory` converted once for every evaluation of a run (the evaluator takes it as is). */
+export function regoInventory(data: unknown): unknown {
+  return fromJS(data);
+}
 
 /** One `violation` of a template: its message and details. */
 export interface RegoViolation {
@@ -20,7 +25,7 @@ export interface RegoViolation {
 /** A compiled template's Rego. */
 export interface RegoProgram {
   /**
-   * The violations for one review.
+   * The violations for one review; `inventory` as {@link regoInventory} made it.
    * @throws Error when evaluation fails (a conflict, the time or step budget).
    */
   violations(review: Review, parameters: unknown, inventory: unknown, timeoutMs: number): RegoViolation[];
