@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+/**
+ * The figures of the house's floors, read from the code with the TypeScript compiler API:
+ * - imports that run back up: rooms are `src/<folder>/` (and `src/lifecycle/<folder>/`, `src/lifecycle`'s own
+ *   files as one ground room, `src/index.ts`); the room graph is ordered so that the fewest room-to-room
+ *   arrows point up (exact, per strongly connected part), and those arrows are counted;
+ * - file circles: strongly connected sets of files (type-only imports included);
+ * - sibling imports: imports from one use-case folder (`src/lifecycle/<folder>/`, and `src/variants/` while
+ *   it stood apart) into another;
+ * - functions over 60 lines and files over 300 lines, outside `src/starlark/` (the interpreter is exempt).
+ *
+ * Usage: `node scripts/floor-figures.mjs [--list]` (`--list` names every function and file over its limit).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const SRC = path.join(ROOT, "src");
+const FUNCTION_LIMIT = 60;
+const FILE_LIMIT = 300;
+const list = process.argv.includes("--list");
+
+function sourceFiles(dir) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(full));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(full);
+  }
+  return out.sort();
+}
+
+const rel = (file) => path.relative(ROOT, file).split(path.sep).join("/");
+const exempt = (file) => rel(file).startsWith("src/starlark/");
+
+/** The room of a file: `src/index.ts`, `src/lifecycle` (its own files), `src/lifecycle/<folder>`, `src/<folder>`. */
+function roomOf(file) {
+  const parts = rel(file).split("/");
+  if (parts.length === 2) return parts.join("/");
+  if (parts[1] === "lifecycle") return parts.length === 3 ? "src/lifecycle" : `src/lifecycle/${parts[2]}`;
+  return `src/${parts[1]}`;
+}
+
+/** Use-case folders: `src/lifecycle/<folder>/`, and `src/variants/` while it stood outside lifecycle. */
+function useCaseOf(file) {
+  const parts = rel(file).split("/");
+  if (parts[1] === "lifecycle" && parts.length > 3) return parts.slice(0, 3).join("/");
+  if (parts[1] === "variants") return "src/variants";
+  return undefined;
+}
+
+function resolveImport(from, specifier) {
+  if (!specifier.startsWith(".")) return undefined;
+  const base = path.resolve(path.dirname(from), specifier);
+  for (const candidate of [base.replace(/\.js$/, ".ts"), `${base}.ts`, path.join(base, "index.ts")]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return undefined;
+}
+
+function readFile(file) {
+  const text = fs.readFileSync(file, "utf8");
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const imports = [];
+  const functions = [];
+  const lineOf = (pos) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const visit = (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      if (ts.isStringLiteral(node.moduleSpecifier)) imports.push(node.moduleSpecifier.text);
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      imports.push(node.arguments[0].text);
+    }
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const lines = lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1;
+      functions.push({ name: functionName(node), line: lineOf(node.getStart(source)), lines });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0), imports, functions };
+}
+
+function functionName(node) {
+  if (node.name && ts.isIdentifier(node.name)) {
+    const owner = node.parent && ts.isClassLike(node.parent) && node.parent.name ? `${node.parent.name.text}.` : "";
+    return owner + node.name.text;
+  }
+  if (ts.isConstructorDeclaration(node)) return "constructor";
+  const parent = node.parent;
+  if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (parent && ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  return "(anonymous)";
+}
+
+/** Tarjan's strongly connected components of `graph` (Map node → Set node). */
+function components(graph) {
+  let counter = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const out = [];
+  const strong = (v) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const part = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        part.push(w);
+      } while (w !== v);
+      out.push(part.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) strong(v);
+  return out;
+}
+
+/** The fewest arrows of `part` that must point up in any order of its rooms (exact up to 9 rooms). */
+function upwardArrows(part, graph) {
+  const inside = new Set(part);
+  const edges = part.flatMap((a) => [...(graph.get(a) ?? [])].filter((b) => inside.has(b)).map((b) => [a, b]));
+  if (part.length > 9) throw new Error(`a circle of ${part.length} rooms is too large to order exactly`);
+  let best = { count: Infinity, arrows: [] };
+  const permute = (order, rest) => {
+    if (rest.length === 0) {
+      const position = new Map(order.map((room, i) => [room, i]));
+      const up = edges.filter(([a, b]) => position.get(a) > position.get(b));
+      if (up.length < best.count) best = { count: up.length, arrows: up };
+      return;
+    }
+    for (let i = 0; i < rest.length; i++) permute([...order, rest[i]], [...rest.slice(0, i), ...rest.slice(i + 1)]);
+  };
+  permute([], part);
+  return best.arrows;
+}
+
+const files = sourceFiles(SRC);
+const read = new Map(files.map((f) => [f, readFile(f)]));
+const fileGraph = new Map();
+const roomGraph = new Map();
+const siblingImports = [];
+for (const [file, info] of read) {
+  const targets = new Set();
+  for (const specifier of info.imports) {
+    const target = resolveImport(file, specifier);
+    if (!target || !read.has(target)) continue;
+    targets.add(target);
+    const [from, to] = [roomOf(file), roomOf(target)];
+    if (from !== to) {
+      if (!roomGraph.has(from)) roomGraph.set(from, new Set());
+      roomGraph.get(from).add(to);
+    }
+    const [caseFrom, caseTo] = [useCaseOf(file), useCaseOf(target)];
+    if (caseFrom && caseTo && caseFrom !== caseTo) siblingImports.push(`${rel(file)} -> ${rel(target)}`);
+  }
+  fileGraph.set(file, targets);
+}
+
+const circles = components(fileGraph).filter((part) => part.length > 1);
+const upward = components(roomGraph)
+  .filter((part) => part.length > 1)
+  .flatMap((part) => upwardArrows(part, roomGraph));
+const longFunctions = [...read]
+  .filter(([file]) => !exempt(file))
+  .flatMap(([file, info]) =>
+    info.functions.filter((f) => f.lines > FUNCTION_LIMIT).map((f) => ({ file: rel(file), ...f })),
+  );
+const longFiles = [...read].filter(([file, info]) => !exempt(file) && info.lines > FILE_LIMIT);
+const exemptCircles = circles.filter((part) => part.every(exempt));
+
+console.log(`imports that run back up (room arrows): ${upward.length}`);
+for (const [a, b] of upward) console.log(`  ${a} -> ${b}`);
+console.log(`file circles: ${circles.length} (${exemptCircles.length} inside src/starlark/)`);
+for (const part of circles) console.log(`  ${part.map(rel).join(" <-> ")}`);
+console.log(`use-case folders importing a sibling (imports): ${siblingImports.length}`);
+for (const line of siblingImports) console.log(`  ${line}`);
+console.log(`functions over ${FUNCTION_LIMIT} lines outside src/starlark/: ${longFunctions.length}`);
+if (list) for (const f of longFunctions) console.log(`  ${f.file}:${f.line} ${f.name} ${f.lines}`);
+console.log(`files over ${FILE_LIMIT} lines outside src/starlark/: ${longFiles.length}`);
+if (list) for (const [file, info] of longFiles) console.log(`  ${rel(file)} ${info.lines}`);
