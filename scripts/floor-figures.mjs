@@ -88,7 +88,8 @@ function readFile(file) {
 
 function functionName(node) {
   if (node.name && ts.isIdentifier(node.name)) {
-    const owner = node.parent && ts.isClassLike(node.parent) && node.parent.name ? `${node.parent.name.text}.` : "";
+    const owner =
+      node.parent && ts.isClassLike(node.parent) && node.parent.name ? `${node.parent.name.text}.` : "";
     return owner + node.name.text;
   }
   if (ts.isConstructorDeclaration(node)) return "constructor";
@@ -135,7 +136,9 @@ function components(graph) {
 /** The fewest arrows of `part` that must point up in any order of its rooms (exact up to 9 rooms). */
 function upwardArrows(part, graph) {
   const inside = new Set(part);
-  const edges = part.flatMap((a) => [...(graph.get(a) ?? [])].filter((b) => inside.has(b)).map((b) => [a, b]));
+  const edges = part.flatMap((a) =>
+    [...(graph.get(a) ?? [])].filter((b) => inside.has(b)).map((b) => [a, b]),
+  );
   if (part.length > 9) throw new Error(`a circle of ${part.length} rooms is too large to order exactly`);
   let best = { count: Infinity, arrows: [] };
   const permute = (order, rest) => {
@@ -145,7 +148,8 @@ function upwardArrows(part, graph) {
       if (up.length < best.count) best = { count: up.length, arrows: up };
       return;
     }
-    for (let i = 0; i < rest.length; i++) permute([...order, rest[i]], [...rest.slice(0, i), ...rest.slice(i + 1)]);
+    for (let i = 0; i < rest.length; i++)
+      permute([...order, rest[i]], [...rest.slice(0, i), ...rest.slice(i + 1)]);
   };
   permute([], part);
   return best.arrows;

@@ -21,16 +21,17 @@ import { createInstallationHandler, createInstallationRepositoriesHandler } from
 import { createMergeGroupHandler } from "./handlers/merge-group.js";
 import { createPullRequestHandler } from "./handlers/pull-request.js";
 import { createPushHandler } from "./handlers/push.js";
-import { createWorkQueue } from "./lifecycle/queue/create-queue.js";
-import { reconcile } from "./lifecycle/queue/reconcile.js";
-import { createJobHandler } from "./lifecycle/queue/run-job.js";
-import { scheduleReconciliation } from "./lifecycle/queue/schedule.js";
-import type { WorkQueue } from "./lifecycle/queue/work-queue.js";
-import { DEFAULT_SIZE_LIMITS } from "./lifecycle/render/render-packages.js";
-import { createUpstreamServices } from "./lifecycle/upstream/services.js";
+import { reconcile } from "./jobs/reconcile.js";
+import { createJobHandler } from "./jobs/run-job.js";
+import { scheduleReconciliation } from "./jobs/schedule.js";
+import { DEFAULT_SIZE_LIMITS } from "./lifecycle/render-at-sha.js";
+import type { WorkQueue } from "./lifecycle/work-queue.js";
 import { createDefaultRuntime } from "./runtimes/default.js";
+import { mayNotBeIdempotent } from "./runtimes/idempotence.js";
+import { createWorkQueue } from "./server/create-queue.js";
 import { startProduction } from "./server/production.js";
 import { readServerSettings, type ServerSettings } from "./server/settings.js";
+import { createUpstreamServices } from "./server/upstream-services.js";
 
 /** Default reconciliation interval (ms): 5 minutes. */
 export const DEFAULT_RECONCILE_INTERVAL_MS = 300_000;
@@ -103,7 +104,10 @@ export function createApp(
       const handler = createJobHandler({
         portFor,
         // The engine with its function runtime bound here, once: the use-cases never see either.
-        engine: { render: production?.render ?? ((request) => renderPackage({ ...request, runtime })) },
+        engine: {
+          render: production?.render ?? ((request) => renderPackage({ ...request, runtime })),
+          mayNotBeIdempotent,
+        },
         queue,
         log: production?.log ?? app.log,
         pushOnFailure: settings.pushOnFailure,

@@ -10,7 +10,7 @@ import { Probot } from "probot";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createApp } from "../src/index.js";
-import { EmbeddedQueue } from "../src/lifecycle/queue/embedded-queue.js";
+import { EmbeddedQueue } from "../src/server/embedded-queue.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 

@@ -3,7 +3,7 @@
  * Every kpt flag is accepted; those that only make sense for a container runtime are checked as kpt
  * checks them, then have no effect on builtin and exec functions.
  */
-import type { Selector } from "../engine/kptfile/schema.js";
+import type { Selector } from "../kptfile/schema.js";
 import { type FlagSpec, parseFlags } from "./flags.js";
 import {
   FUNCTION_RUNNER_USAGE,

@@ -8,7 +8,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseDocument } from "yaml";
-import type { KptFunction, Selector } from "../engine/kptfile/schema.js";
+import type { KptFunction, Selector } from "../kptfile/schema.js";
 import { copyComments } from "../krm/comments.js";
 import { syncFieldOrder } from "../krm/field-order.js";
 import { goStringifyOptions } from "../krm/yaml-io.js";

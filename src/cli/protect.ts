@@ -8,8 +8,8 @@
 import { parseArgs } from "node:util";
 import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
 import { applyRuleset, RENDER_CHECK_NAME } from "../github/rulesets.js";
+import type { CliIo } from "./cli-io.js";
 import { commandAt } from "./commands.js";
-import type { CliIo } from "./rpkg-get.js";
 
 const USAGE = commandAt("protect")?.usage ?? "";
 

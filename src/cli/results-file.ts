@@ -2,8 +2,9 @@
  * kpt's `--results-dir` output: `results.yaml`, a `kpt.dev/v1` `FunctionResultList` with one item per
  * function run (image or exec, stderr, exit code, every result), the overall exit code first.
  */
-import { goMarshal } from "../engine/kptfile/write.js";
+
 import type { StepReport } from "../engine/types.js";
+import { goMarshal } from "../kptfile/write.js";
 import type { FunctionResult } from "../krm/resource-list.js";
 
 function resultObject(r: FunctionResult): Record<string, unknown> {

@@ -12,13 +12,12 @@
 import { parseArgs } from "node:util";
 import type { RepoRef } from "../github/port.js";
 import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
-import { latestRevision } from "../lifecycle/revisions/revisions.js";
-import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/upstream/downstream-index.js";
-import { repoKey } from "../lifecycle/upstream/upstream-source.js";
+import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/downstream-index.js";
+import { latestRevision } from "../lifecycle/revision-naming.js";
+import { OWNER_ANNOTATION, repoKey } from "../lifecycle/upstream-source.js";
 import { mermaidGraph, revisionNote, revisionState } from "../report/mermaid.js";
-import { OWNER_ANNOTATION } from "../variants/mutations.js";
+import type { CliIo } from "./cli-io.js";
 import { commandAt } from "./commands.js";
-import type { CliIo } from "./rpkg-get.js";
 
 const USAGE = commandAt("rpkg get")?.usage ?? "";
 

@@ -16,23 +16,13 @@
 import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
 import { CONFIG_PATH, parseRepoConfig } from "../config/load.js";
-import { createRestPort, parseRepoSlug, type RestClientEnv } from "../github/rest-client.js";
+import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
 import { readRevisionRefs, readYamlFile } from "../github/revision-source.js";
-import {
-  deriveRevisions,
-  type PackageRevisionInfo,
-  topLevelPackages,
-} from "../lifecycle/revisions/revision-list.js";
-import { normalizePrefix } from "../lifecycle/revisions/revisions.js";
-import { OWNER_ANNOTATION } from "../variants/mutations.js";
+import { deriveRevisions, type PackageRevisionInfo, topLevelPackages } from "../lifecycle/revision-list.js";
+import { normalizePrefix } from "../lifecycle/revision-naming.js";
+import { OWNER_ANNOTATION } from "../lifecycle/upstream-source.js";
+import type { CliIo } from "./cli-io.js";
 import { commandAt, UsageError } from "./commands.js";
-
-/** Where the command reads its environment and writes its output (injectable for tests). */
-export interface CliIo {
-  env: RestClientEnv;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
 
 const USAGE = commandAt("rpkg get")?.usage ?? "";
 

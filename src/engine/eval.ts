@@ -14,14 +14,14 @@
  * 4. compose the package's files (resources whose files are gone are pruned) and the output list.
  */
 import type { Document } from "yaml";
+import type { Selector } from "../kptfile/schema.js";
 import { KrmignoreError } from "../krm/krmignore.js";
 import { allPackages, buildPackageTree } from "../krm/package-tree.js";
-import type { FunctionRuntime } from "../runtimes/runtime.js";
 import type { Entry } from "./entries.js";
 import { ALREADY_HANDLED, KptError } from "./errors.js";
 import type { PipelineStep } from "./function-config.js";
+import type { FunctionRuntime } from "./function-runtime.js";
 import { Hydration } from "./hydrate.js";
-import type { Selector } from "./kptfile/schema.js";
 import { composeFiles, outputResources } from "./output.js";
 import { enforcePathInvariants } from "./path-invariants.js";
 import { isSelected } from "./selectors.js";

@@ -5,11 +5,11 @@
  * checks of those fields (`KptFile.Validate`), worded as kpt words them.
  */
 import { Document, parseAllDocuments, Scalar, YAMLMap } from "yaml";
+import type { KptFunction, Kptfile } from "../kptfile/schema.js";
 import { goStringStyle } from "../krm/go-yaml-style.js";
 import { compileRe2 } from "../krm/re2.js";
 import { kptfileFieldError } from "./errors.js";
 import { functionName } from "./image.js";
-import type { KptFunction, Kptfile } from "./kptfile/schema.js";
 
 /** A step of a package's pipeline with its position (for messages like `pipeline.mutators[1]`). */
 export interface PipelineStep {

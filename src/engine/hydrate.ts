@@ -5,6 +5,8 @@
  * Failures are thrown as kpt error chains (`KptError`); the working set keeps the partial state.
  */
 import { Document, parseAllDocuments } from "yaml";
+import { KptfileError, readKptfile } from "../kptfile/read.js";
+import type { Kptfile } from "../kptfile/schema.js";
 import { forgetPositions } from "../krm/clone.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import type { FunctionResult } from "../krm/resource-list.js";
@@ -23,8 +25,6 @@ import {
 } from "./function-config.js";
 import type { FunctionRuntime } from "./function-runtime.js";
 import { statusImage } from "./image.js";
-import { KptfileError, readKptfile } from "./kptfile/read.js";
-import type { Kptfile } from "./kptfile/schema.js";
 import { enforcePathInvariants } from "./path-invariants.js";
 import { isSelected } from "./selectors.js";
 import { runStep, stepLabel } from "./step.js";

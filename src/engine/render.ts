@@ -12,6 +12,11 @@
  *    `PartiallyRendered` (`kpt.dev/save-on-render-failure: "true"` selects it too).
  */
 
+import { decodeKptfileData } from "../kptfile/check.js";
+import { mergeRenderedCondition } from "../kptfile/conditions.js";
+import { KptfileError, readKptfile, toPlain } from "../kptfile/read.js";
+import type { Kptfile } from "../kptfile/schema.js";
+import { writeKptfileWithStatus } from "../kptfile/write.js";
 import { KrmignoreError } from "../krm/krmignore.js";
 import { buildPackageTree, type PackageNode } from "../krm/package-tree.js";
 import { utf8Problem } from "../krm/utf8.js";
@@ -21,11 +26,6 @@ import type { Entry } from "./entries.js";
 import { KptError } from "./errors.js";
 import { validatePipeline } from "./function-config.js";
 import { Hydration } from "./hydrate.js";
-import { decodeKptfileData } from "./kptfile/check.js";
-import { mergeRenderedCondition } from "./kptfile/conditions.js";
-import { KptfileError, readKptfile, toPlain } from "./kptfile/read.js";
-import type { Kptfile } from "./kptfile/schema.js";
-import { writeKptfileWithStatus } from "./kptfile/write.js";
 import { composeFiles, outputResources } from "./output.js";
 import { keepUnchangedRootKptfile } from "./render-status-diff.js";
 import type {

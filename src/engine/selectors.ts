@@ -4,10 +4,10 @@
  * matches when every field it sets matches (labels and annotations: every given pair present).
  */
 import type { Document } from "yaml";
+import { toPlain } from "../kptfile/read.js";
+import type { Selector } from "../kptfile/schema.js";
 import { compileRe2, type Re2 } from "../krm/re2.js";
 import { pathOf } from "./entries.js";
-import { toPlain } from "./kptfile/read.js";
-import type { Selector } from "./kptfile/schema.js";
 
 interface ResourceMeta {
   apiVersion?: string;

@@ -2,6 +2,8 @@
  * The render engine's contract: a package as files in, files plus a render status out. Pure: no
  * GitHub, no network; the function runtime is a parameter.
  */
+
+import type { KptfileStatus, StepStatus } from "../kptfile/status.js";
 import type { FunctionResult, KrmResource } from "../krm/resource-list.js";
 import type { FunctionRuntime } from "./function-runtime.js";
 
@@ -19,47 +21,11 @@ export type PackageFiles = ReadonlyMap<string, Uint8Array>;
  */
 export type PushOnFailure = "None" | "Unrendered" | "PartiallyRendered";
 
-/** One pipeline step's record, as kpt writes it under `status.renderStatus.{mutation,validation}Steps`. */
-export interface StepStatus {
-  /** Fully qualified image (`ghcr.io/kptdev/krm-functions-catalog/<name>:latest` for short names) … */
-  image?: string;
-  /** … or the exec command, exactly as in the Kptfile. */
-  exec?: string;
-  stderr?: string;
-  exitCode: number;
-  results?: FunctionResult[];
-  errorResults?: FunctionResult[];
-  executionError?: string;
-  /** The step's `when` expression (newer kpt records it for every step that has one). */
-  when?: string;
-  /** True when `when` was false and the function did not run (kpt: `[SKIPPED] ... (celCondition not met)`). */
-  skipped?: boolean;
-}
-
-/** `status.renderStatus` in upstream kpt's Kptfile schema. */
-export interface RenderStatus {
-  mutationSteps?: StepStatus[];
-  validationSteps?: StepStatus[];
-  /** e.g. `ghcr.io/kptdev/krm-functions-catalog/set-labels:latest: exit code 1`. */
-  errorSummary?: string;
-}
+/** The Kptfile status types live with the Kptfile model. */
+export type { KptfileCondition, KptfileStatus, RenderStatus, StepStatus } from "../kptfile/status.js";
 
 /** How the Kptfile `status` is written (see `RenderOptions.kptfileStatus`). */
 export type KptfileStatusMode = "full" | "conditions";
-
-/** One entry of `status.conditions` (kpt: `type: Rendered`, reason `RenderSuccess` / `RenderFailed`). */
-export interface KptfileCondition {
-  type: string;
-  status: "True" | "False" | "Unknown";
-  reason?: string;
-  message?: string;
-}
-
-/** The Kptfile `status` the engine writes into the root Kptfile. */
-export interface KptfileStatus {
-  conditions: KptfileCondition[];
-  renderStatus?: RenderStatus;
-}
 
 /** A step as the reports (CLI lines, check-run summary) need it: status plus where and how long. */
 export interface StepReport {

@@ -1,7 +1,7 @@
 /**
  * Reads what `porchlight rpkg get` lists from GitHub, through the port: the repository's default
  * branch and config file, its draft branches, pull requests, tags and the file paths on the default
- * branch. The pure derivation is `deriveRevisions` in `src/lifecycle/revisions/revision-list.ts`; the
+ * branch. The pure derivation is `deriveRevisions` in `src/lifecycle/revision-list.ts`; the
  * CLI joins the two.
  *
  * Requests (paginated where GitHub paginates): `GET git/matching-refs/heads/<prefix>`, `GET tags`,

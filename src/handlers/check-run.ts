@@ -3,8 +3,8 @@
  * button) for our `porchlight/render` check, and `check_suite` `rerequested`. Thin.
  */
 import type { Context } from "probot";
-import type { RerunJob } from "../lifecycle/queue/work-queue.js";
-import { RENDER_CHECK_NAME, RERENDER_ACTION } from "../lifecycle/render/render-check.js";
+import { RENDER_CHECK_NAME, RERENDER_ACTION } from "../lifecycle/verdict.js";
+import type { RerunJob } from "../lifecycle/work-queue.js";
 import { enqueue, type HandlerDeps, source } from "./hints.js";
 
 /** A pull request as `check_run.pull_requests` / `check_suite.pull_requests` carry it. */

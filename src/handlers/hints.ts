@@ -5,7 +5,7 @@
  */
 import type { RepoRef } from "../github/port.js";
 import { claimKey, verdictKey } from "../lifecycle/deps.js";
-import type { Job, WorkQueue } from "../lifecycle/queue/work-queue.js";
+import type { Job, WorkQueue } from "../lifecycle/work-queue.js";
 
 /** Dependencies of every handler. */
 export interface HandlerDeps {

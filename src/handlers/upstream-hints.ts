@@ -6,7 +6,7 @@
  * need its report again; a pull request → its blast radius.
  */
 import type { RepoRef } from "../github/port.js";
-import type { UpstreamJob } from "../lifecycle/upstream/upstream-job.js";
+import type { UpstreamJob } from "../lifecycle/upstream-job.js";
 
 const REVISION_TAG = /^refs\/tags\/(.+)\/v\d+$/;
 

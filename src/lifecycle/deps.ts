@@ -5,9 +5,10 @@
  */
 import type { RepoConfig } from "../config/schema.js";
 import type { GitHubPort, RepoRef } from "../github/port.js";
-import type { WorkQueue } from "./queue/work-queue.js";
-import type { CheckLease } from "./render/render-check.js";
-import type { RenderEngine, SizeLimits } from "./render/render-packages.js";
+import type { DownstreamIndex } from "./downstream-index.js";
+import type { RenderEngine, SizeLimits } from "./render-at-sha.js";
+import type { CheckLease } from "./verdict.js";
+import type { WorkQueue } from "./work-queue.js";
 
 /** Minimal logger (Probot's pino logger fits). */
 export interface Log {
@@ -51,4 +52,15 @@ export const CLAIM_MEMO_MS = 10 * 60 * 1000;
  */
 export function claimKey(repo: RepoRef, sha: string): string {
   return `claimed:${repo.owner}/${repo.repo}@${sha}`;
+}
+
+/** What the upstream jobs need from the app (beyond a job's lifecycle dependencies). */
+export interface UpstreamServices {
+  index: DownstreamIndex;
+  /** The GitHub host upstream URLs are compared with (`github.com`, or the GHE host). */
+  host: string;
+  /** Its web base URL (`https://github.com`, `http://127.0.0.1:8080`). */
+  webBase: string;
+  queue: WorkQueue;
+  log: Log;
 }

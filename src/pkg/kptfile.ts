@@ -6,10 +6,10 @@
  * when no function is named).
  */
 import { Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
-import { readKptfile } from "../engine/kptfile/read.js";
-import type { KptFunction, Kptfile } from "../engine/kptfile/schema.js";
-import { goMarshal, kptfileObject, statusObject } from "../engine/kptfile/write.js";
 import type { KptfileStatus } from "../engine/types.js";
+import { readKptfile } from "../kptfile/read.js";
+import type { KptFunction, Kptfile } from "../kptfile/schema.js";
+import { goMarshal, kptfileObject, statusObject } from "../kptfile/write.js";
 import { NO_SCHEMAS } from "./merge3/schema.js";
 import { merge3, type YNode } from "./merge3/walk.js";
 

@@ -1,7 +1,7 @@
 /**
  * The merge gate's verdict in words: one Markdown line per problem (for the check summary and the pull
  * request comment), and the check report with the gate applied. The gate itself (which problems a
- * commit has) is `src/lifecycle/judge/merge-gate.ts`. Pure.
+ * commit has) is `src/lifecycle/merge-gate.ts`. Pure.
  */
 import path from "node:path/posix";
 import { type CheckReport, truncateSummary } from "./check-summary.js";

@@ -5,13 +5,27 @@
  */
 import type { CheckOutput } from "../github/port.js";
 import type { ResourceOverride } from "../pkg/merge3/package-merge.js";
-import type { InjectionResult } from "../variants/mutations.js";
-import type { ValidVariant } from "../variants/package-variant.js";
 import { truncateSummary } from "./check-summary.js";
 import { formatFieldPath } from "./upgrade.js";
 
 /** The check run reporting a repository's PackageVariants. */
 export const PACKAGE_VARIANTS_CHECK_NAME = "porchlight/package-variants";
+
+/** One injection point's outcome, as the variant reconciliation records it (a Kptfile condition). */
+export interface InjectionRow {
+  file: string;
+  conditionType: string;
+  status: "True" | "False";
+  message: string;
+}
+
+/** What the reports name of a PackageVariant (a validated `PackageVariant` fits). */
+export interface VariantNames {
+  name: string;
+  file: string;
+  downstream: { package: string };
+  upstream: { repo: string; package: string; revision: number | undefined };
+}
 
 /** One variant's state. */
 export interface VariantRow {
@@ -31,7 +45,7 @@ export interface VariantRow {
     | "orphaned";
   message?: string;
   pull?: number | undefined;
-  injections?: InjectionResult[];
+  injections?: InjectionRow[];
 }
 
 const STATE_TEXT: Record<VariantRow["state"], string> = {
@@ -83,13 +97,13 @@ export function variantsCheckOutput(
 }
 
 /** The title of a variant's draft pull request. */
-export function variantDraftTitle(pv: ValidVariant, action: string): string {
+export function variantDraftTitle(pv: VariantNames, action: string): string {
   return `PackageVariant ${pv.name}: ${action} ${pv.downstream.package} from ${pv.upstream.package}/v${pv.upstream.revision}`;
 }
 
 /** The body of a variant's draft pull request. */
 export function variantDraftBody(options: {
-  pv: ValidVariant;
+  pv: VariantNames;
   action: string;
   overrides: readonly ResourceOverride[];
 }): string {

@@ -1,7 +1,7 @@
 /**
  * The work queue on Redis (BullMQ), used when `REDIS_URL` is set: any number of identical app processes
  * share it — webhook receivers enqueue and answer at once, workers run the jobs. It keeps the work-queue
- * contract (`src/lifecycle/queue/work-queue.ts`) across processes:
+ * contract (`src/lifecycle/work-queue.ts`) across processes:
  *
  * 1. Per key at most one job runs and one waits: BullMQ `deduplication` with `keepLastIfActive` (a key
  *    that runs stores the newest hint and turns it into ONE job when the run ends; plain deduplication

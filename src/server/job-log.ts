@@ -98,7 +98,7 @@ export function contextLog(log: StructuredLog): Log {
   };
 }
 
-/** The log fields of a job (plain JSON; see src/lifecycle/queue/work-queue.ts): where its work is. */
+/** The log fields of a job (plain JSON; see src/lifecycle/work-queue.ts): where its work is. */
 export function jobFields(job: Record<string, unknown>, attempt: number): LogFields {
   const fields: LogFields = { job: String(job.kind), attempt };
   const repo = job.repo as { owner?: string; repo?: string } | undefined;

@@ -7,9 +7,9 @@ import {
   fitsShape,
   KPTFILE_SHAPE,
   kptfileSchemas,
-} from "../../src/engine/kptfile/check.js";
-import { KptfileError, readKptfile } from "../../src/engine/kptfile/read.js";
-import { defineKptfileSchemas } from "../../src/engine/kptfile/schema.js";
+} from "../../src/kptfile/check.js";
+import { KptfileError, readKptfile } from "../../src/kptfile/read.js";
+import { defineKptfileSchemas } from "../../src/kptfile/schema.js";
 
 type ZodLike = { _zod: { def: Record<string, unknown> & { type: string } } };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { normalizeImage } from "../../src/engine/image.js";
-import { KptfileError, readKptfile } from "../../src/engine/kptfile/read.js";
-import { writeKptfileWithStatus } from "../../src/engine/kptfile/write.js";
 import { renderPackage } from "../../src/engine/render.js";
+import { KptfileError, readKptfile } from "../../src/kptfile/read.js";
+import { writeKptfileWithStatus } from "../../src/kptfile/write.js";
 import { fileText, loadFixture, testRuntime, withFile } from "./helpers.js";
 
 function readError(text: string): KptfileError {

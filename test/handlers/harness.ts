@@ -6,7 +6,7 @@ import { Probot, ProbotOctokit } from "probot";
 import { parse } from "yaml";
 import type { OperatorSettings } from "../../src/config/operator-settings.js";
 import { createApp } from "../../src/index.js";
-import { EmbeddedQueue, type EmbeddedQueueOptions } from "../../src/lifecycle/queue/embedded-queue.js";
+import { EmbeddedQueue, type EmbeddedQueueOptions } from "../../src/server/embedded-queue.js";
 
 /** `exec:` command of the results-reporting test function (`node <script> <severity> <n>`). */
 export const REPORT_FN = "node test/handlers/fixtures/report-results.mjs";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/schema.js";
 import { updateDashboard } from "../../src/lifecycle/dashboard/update-dashboard.js";
-import { MemoryDownstreamIndex } from "../../src/lifecycle/upstream/downstream-index.js";
+import { MemoryDownstreamIndex } from "../../src/lifecycle/downstream-index.js";
 import { DASHBOARD_LABEL, DASHBOARD_MARKER, dashboardBody } from "../../src/report/dashboard.js";
 import { deployment, kptfile } from "../handlers/harness.js";
 import { FakeRepo } from "./support/fake-repo.js";

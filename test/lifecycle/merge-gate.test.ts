@@ -5,8 +5,8 @@ import {
   evaluateMergeGate,
   failingSteps,
   onlyRenderStatusDiffers,
-} from "../../src/lifecycle/judge/merge-gate.js";
-import { unmetReadinessGates } from "../../src/lifecycle/judge/readiness.js";
+} from "../../src/lifecycle/merge-gate.js";
+import { unmetReadinessGates } from "../../src/lifecycle/readiness.js";
 import type { PackageReport } from "../../src/report/annotations.js";
 import { applyGateToReport } from "../../src/report/gate-report.js";
 

@@ -6,7 +6,7 @@
 import nock from "nock";
 import type { Probot } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
-import { PUBLISH_COMMENT_MARKER } from "../../src/lifecycle/revisions/publish.js";
+import { PUBLISH_COMMENT_MARKER } from "../../src/lifecycle/proposals/publish.js";
 import { createTestProbot, deployment, kptfile, SET_NAMESPACE } from "../handlers/harness.js";
 import { deliverDraftPush, pullRequestEvent } from "./support/events.js";
 import { FakeRepo } from "./support/fake-repo.js";

@@ -3,16 +3,13 @@ import { DEFAULT_REPO_CONFIG } from "../../src/config/schema.js";
 import { renderPackage } from "../../src/engine/render.js";
 import type { RenderResult } from "../../src/engine/types.js";
 import type { LifecycleDeps } from "../../src/lifecycle/deps.js";
-import { EmbeddedQueue } from "../../src/lifecycle/queue/embedded-queue.js";
-import { renderDraftHead } from "../../src/lifecycle/render/render-draft.js";
-import {
-  DEFAULT_SIZE_LIMITS,
-  mayNotBeIdempotent,
-  type PackageRender,
-} from "../../src/lifecycle/render/render-packages.js";
+import { renderDraftHead } from "../../src/lifecycle/draft/render-draft.js";
+import { DEFAULT_SIZE_LIMITS, type PackageRender } from "../../src/lifecycle/render-at-sha.js";
 import type { PackageReport } from "../../src/report/annotations.js";
 import { isRenderCommit, renderCommitMessage } from "../../src/report/commit-message.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
+import { mayNotBeIdempotent } from "../../src/runtimes/idempotence.js";
+import { EmbeddedQueue } from "../../src/server/embedded-queue.js";
 import { deployment, kptfile, SET_NAMESPACE } from "../handlers/harness.js";
 import { FakeRepo } from "./support/fake-repo.js";
 import { memoryPort } from "./support/memory-port.js";
@@ -21,7 +18,10 @@ const BRANCH = "drafts/web/v1";
 const enc = (s: string) => new TextEncoder().encode(s);
 const runtime = createDefaultRuntime({ allowExec: false, useContainers: false });
 /** The engine as the app's root binds it: `renderPackage` with the builtin runtime. */
-const bound: LifecycleDeps["engine"] = { render: (request) => renderPackage({ ...request, runtime }) };
+const bound: LifecycleDeps["engine"] = {
+  render: (request) => renderPackage({ ...request, runtime }),
+  mayNotBeIdempotent,
+};
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 function setup(engine: LifecycleDeps["engine"] = bound, hooks: { beforeCommit?: () => void } = {}) {
@@ -119,6 +119,7 @@ describe("renderDraftHead", () => {
     const status = (message: string) =>
       `${kptfile("web")}status:\n  conditions:\n    - type: Rendered\n      status: "True"\n      reason: RenderSuccess\n  renderStatus:\n    mutationSteps:\n      - image: set-namespace\n        exitCode: 0\n        results:\n          - message: ${message}\n`;
     const engine = {
+      mayNotBeIdempotent,
       render: async ({ files }: PackageRender): Promise<RenderResult> => ({
         ok: true,
         files: new Map([...files, ["Kptfile", enc(status("no value changed"))]]),
@@ -135,6 +136,7 @@ describe("renderDraftHead", () => {
   it("never commits on the app's own render commit, and its runs agree when a function is not idempotent", async () => {
     let n = 0;
     const engine = {
+      mayNotBeIdempotent,
       render: async ({ files }: PackageRender): Promise<RenderResult> => ({
         ok: true,
         files: new Map([...files, ["stamp.yaml", enc(`n: ${n++}\n`)]]),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/schema.js";
 import type { LifecycleDeps } from "../../src/lifecycle/deps.js";
-import { EmbeddedQueue } from "../../src/lifecycle/queue/embedded-queue.js";
-import { renderDraftHead } from "../../src/lifecycle/render/render-draft.js";
-import { DEFAULT_SIZE_LIMITS } from "../../src/lifecycle/render/render-packages.js";
+import { renderDraftHead } from "../../src/lifecycle/draft/render-draft.js";
+import { DEFAULT_SIZE_LIMITS } from "../../src/lifecycle/render-at-sha.js";
+import { mayNotBeIdempotent } from "../../src/runtimes/idempotence.js";
+import { EmbeddedQueue } from "../../src/server/embedded-queue.js";
 import { RenderPoolClosedError } from "../../src/server/render-pool.js";
 import { deployment, kptfile, SET_NAMESPACE } from "../handlers/harness.js";
 import { FakeRepo } from "./support/fake-repo.js";
@@ -17,7 +18,7 @@ function setup(renderWith: LifecycleDeps["engine"]["render"]) {
   const { port } = memoryPort(fake);
   const deps: LifecycleDeps = {
     port,
-    engine: { render: renderWith },
+    engine: { render: renderWith, mayNotBeIdempotent },
     log: quiet,
     config: DEFAULT_REPO_CONFIG,
     lease: { holder: "me", leaseMs: 60_000 },

@@ -5,7 +5,7 @@ import {
   type PullRequestInfo,
   type RevisionInputs,
   topLevelPackages,
-} from "../../src/lifecycle/revisions/revision-list.js";
+} from "../../src/lifecycle/revision-list.js";
 
 const sha = (n: number) => n.toString(16).padStart(40, "0");
 

@@ -17,7 +17,7 @@ import {
   publishedRevisions,
   revisionObjectName,
   workspaceRevision,
-} from "../../src/lifecycle/revisions/revisions.js";
+} from "../../src/lifecycle/revision-naming.js";
 
 describe("draft branches", () => {
   it("splits the last segment off as the workspace", () => {

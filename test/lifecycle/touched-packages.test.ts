@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TreeEntry } from "../../src/github/port.js";
-import { packageEntries, touchedPackages } from "../../src/lifecycle/render/touched-packages.js";
+import { packageEntries, touchedPackages } from "../../src/lifecycle/touched-packages.js";
 
 const blob = (path: string, mode = "100644"): TreeEntry => ({
   path,

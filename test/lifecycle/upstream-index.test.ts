@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  downstreamsInRepository,
-  MemoryDownstreamIndex,
-} from "../../src/lifecycle/upstream/downstream-index.js";
-import {
-  parseUpstreamUrl,
-  refForRevision,
-  revisionOfRef,
-} from "../../src/lifecycle/upstream/upstream-source.js";
+import { downstreamsInRepository, MemoryDownstreamIndex } from "../../src/lifecycle/downstream-index.js";
+import { parseUpstreamUrl, refForRevision, revisionOfRef } from "../../src/lifecycle/upstream-source.js";
 
 describe("upstream sources", () => {
   it("reads the repository of an upstream URL on the app's host, with or without .git", () => {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { reconcileRepository } from "../../src/lifecycle/queue/reconcile.js";
-import { parseDraftBranch } from "../../src/lifecycle/revisions/revisions.js";
-import { MemoryDownstreamIndex } from "../../src/lifecycle/upstream/downstream-index.js";
+import { reconcileRepository } from "../../src/jobs/reconcile.js";
+import { MemoryDownstreamIndex } from "../../src/lifecycle/downstream-index.js";
+import { parseDraftBranch } from "../../src/lifecycle/revision-naming.js";
 import { UPGRADE_HELD_MARKER } from "../../src/report/upgrade.js";
 import type { FakeRepo } from "./support/fake-repo.js";
 import { RecordingQueue, upstreamHarness } from "./support/upstream-harness.js";

@@ -1,7 +1,7 @@
 import nock from "nock";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { deriveRevisions } from "../../src/lifecycle/revisions/revision-list.js";
+import { deriveRevisions } from "../../src/lifecycle/revision-list.js";
 import { createTestProbot, deployment, kptfile, SET_NAMESPACE } from "../handlers/harness.js";
 import { pullRequestEvent, pushEventFor } from "./support/events.js";
 import { FakeRepo } from "./support/fake-repo.js";

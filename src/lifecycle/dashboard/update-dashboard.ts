@@ -18,12 +18,11 @@ import {
   type Verdict,
 } from "../../report/dashboard.js";
 import type { LifecycleDeps } from "../deps.js";
-import { RENDER_CHECK_NAME } from "../render/render-check.js";
-import { deriveRevisions, topLevelPackages } from "../revisions/revision-list.js";
-import { latestRevision, normalizePrefix, parseDraftBranch } from "../revisions/revisions.js";
-import type { DownstreamIndex } from "../upstream/downstream-index.js";
-import { UPGRADE_WORKSPACE } from "../upstream/upgrade-downstream.js";
-import { repoKey } from "../upstream/upstream-source.js";
+import type { DownstreamIndex } from "../downstream-index.js";
+import { deriveRevisions, topLevelPackages } from "../revision-list.js";
+import { latestRevision, normalizePrefix, parseDraftBranch, UPGRADE_WORKSPACE } from "../revision-naming.js";
+import { repoKey } from "../upstream-source.js";
+import { RENDER_CHECK_NAME } from "../verdict.js";
 
 /** What the dashboard needs beyond the job's deps: the downstream index, when the app keeps one. */
 export type DashboardDeps = Pick<LifecycleDeps, "port" | "config" | "log" | "installationId"> & {

@@ -5,8 +5,8 @@
  */
 import type { RepoRef } from "../../github/port.js";
 import { renderNotes } from "../../report/messages.js";
+import { type CommitCheck, checkCommit } from "../check-commit.js";
 import type { LifecycleDeps } from "../deps.js";
-import { type CommitCheck, checkCommit } from "./check-commit.js";
 
 /**
  * `merge_group` `checks_requested`: renders the packages changed between `baseSha` and `headSha` (the

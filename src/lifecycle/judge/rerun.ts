@@ -4,17 +4,17 @@
  * a re-run adds a run), and it obeys the same rules as the first render:
  * - the commit is the CURRENT head of a draft branch → rendered like a draft push (committed only when
  *   its content is not what rendering produces and it is not the app's own render commit: the loop
- *   guard), with the pull request follow-ups;
+ *   guard), with the pull request follow-ups: the outcome names the draft, and the job hands it to the
+ *   draft render;
  * - the head of open pull requests into the default branch (a fork, another branch) → judged again;
  * - an older commit of a draft branch → judged in memory, nothing committed;
  * - the default branch → every package judged, nothing committed.
  */
-import type { RepoRef, RepoSnapshot } from "../../github/port.js";
+import type { BranchHead, RepoRef, RepoSnapshot } from "../../github/port.js";
 import { renderNotes } from "../../report/messages.js";
+import { type CommitCheck, checkCommit } from "../check-commit.js";
 import type { LifecycleDeps } from "../deps.js";
-import { type RenderDraftOutcome, renderDraftHead } from "../render/render-draft.js";
-import { parseDraftBranch } from "../revisions/revisions.js";
-import { type CommitCheck, checkCommit } from "./check-commit.js";
+import { parseDraftBranch } from "../revision-naming.js";
 
 /** The commit whose check is re-requested, with what the webhook says about it. */
 export interface RerunInput {
@@ -32,7 +32,11 @@ export interface RerunInput {
 export type RerunOutcome =
   | { kind: "ignored"; reason: string }
   | { kind: "judged"; check: CommitCheck }
-  | { kind: "rendered"; render: RenderDraftOutcome };
+  | {
+      kind: "render-draft";
+      /** The draft head to render again (the draft render's input). */
+      draft: { repo: RepoRef; head: BranchHead; defaultBranch: string; force: true; notes: string[] };
+    };
 
 /** Runs the re-run. Throws GitHubError when GitHub fails. */
 export async function rerunCheck(input: RerunInput, deps: LifecycleDeps): Promise<RerunOutcome> {
@@ -43,11 +47,10 @@ export async function rerunCheck(input: RerunInput, deps: LifecycleDeps): Promis
   const pull = input.pullRequests.find((p) => p.headSha === sha && p.baseRef === defaultBranch);
   if (draft && snapshot.branch?.sha === sha) {
     const notes = [renderNotes.rerun(pull?.number)];
-    const render = await renderDraftHead(
-      { repo, head: snapshot.branch, defaultBranch, force: true, notes },
-      deps,
-    );
-    return { kind: "rendered", render };
+    return {
+      kind: "render-draft",
+      draft: { repo, head: snapshot.branch, defaultBranch, force: true, notes },
+    };
   }
   if (pull) {
     const files = await deps.port.listPullRequestFiles({ repo, number: pull.number });

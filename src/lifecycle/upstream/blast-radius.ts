@@ -13,10 +13,10 @@ import {
   type BlastRadiusRow,
   blastRadiusOutput,
 } from "../../report/blast-radius.js";
-import type { DownstreamIndex } from "./downstream-index.js";
-import { computeUpgrade, downstreamStatus, type UpstreamDeps } from "./upgrade-downstream.js";
-import { GitHubUpstreamFetcher, readPackageFiles } from "./upstream-port.js";
-import { repoKey } from "./upstream-source.js";
+import type { DownstreamIndex } from "../downstream-index.js";
+import { computeUpgrade, downstreamStatus, type UpstreamDeps } from "../upgrade-plan.js";
+import { GitHubUpstreamFetcher, readPackageFiles } from "../upstream-port.js";
+import { repoKey } from "../upstream-source.js";
 
 const PROPOSED = "porchlight-proposed";
 

@@ -16,18 +16,7 @@
  * 6. with `upgrades.autoMerge` only: merge it once its head passed `porchlight/render` and it overrides
  *    no local edit.
  */
-import path from "node:path/posix";
 import type { RepoRef } from "../../github/port.js";
-import type { FileTree } from "../../pkg/files.js";
-import { parseKptfile } from "../../pkg/kptfile.js";
-import { defaultMergeSchemas } from "../../pkg/merge3/default-schemas.js";
-import type { ResourceOverride } from "../../pkg/merge3/package-merge.js";
-import {
-  type FetchedPackage,
-  type UpstreamFetcher,
-  type UpstreamSpec,
-  updatePackage,
-} from "../../pkg/update.js";
 import {
   overrideAnnotations,
   UPGRADE_CHECK_NAME,
@@ -39,36 +28,16 @@ import {
   upgradePullBody,
   upgradePullTitle,
 } from "../../report/upgrade.js";
-import { OWNER_ANNOTATION } from "../../variants/mutations.js";
-import type { LifecycleDeps } from "../deps.js";
-import { upsertComment } from "../revisions/comments.js";
-import { formatDraftBranch, latestRevision, parseDraftBranch } from "../revisions/revisions.js";
-import { appCommitOf, rejectedAt, renderedGreen, sameFiles, writeDraft } from "./app-draft.js";
-import { GitHubUpstreamFetcher, readPackageFiles, type UpstreamPort } from "./upstream-port.js";
+import { appCommitOf, rejectedAt, renderedGreen, sameFiles, writeDraft } from "../app-draft.js";
+import { upsertComment } from "../comments.js";
+import { formatDraftBranch, UPGRADE_WORKSPACE } from "../revision-naming.js";
 import {
-  packageOfDirectory,
-  parseUpstreamUrl,
-  refForRevision,
-  repoKey,
-  revisionOfRef,
-} from "./upstream-source.js";
-
-/** The workspace of upgrade drafts (never a revision `v<N>`). */
-export const UPGRADE_WORKSPACE = "upstream-upgrade";
-
-/** Whether `branch` is an upgrade draft (`drafts/<package>/upstream-upgrade` under the configured prefix). */
-export function isUpgradeDraft(branch: string, config: { draftBranchPrefix: string }): boolean {
-  return parseDraftBranch(branch, { draftPrefix: config.draftBranchPrefix })?.workspace === UPGRADE_WORKSPACE;
-}
-
-/** What the upstream use-cases need beyond {@link LifecycleDeps}. */
-export interface UpstreamDeps extends Omit<LifecycleDeps, "port"> {
-  port: UpstreamPort;
-  /** The GitHub host upstream URLs are read against (`github.com`, a GHE host, `127.0.0.1:8080`). */
-  host: string;
-  /** The web base URL of that host (`https://github.com`): what clones write as `upstream.git.repo`. */
-  webBase: string;
-}
+  type ComputedUpgrade,
+  computeUpgrade,
+  downstreamStatus,
+  type UpstreamDeps,
+} from "../upgrade-plan.js";
+import { readPackageFiles } from "../upstream-port.js";
 
 /** What {@link upgradeDownstream} did. */
 export type UpgradeOutcome =
@@ -77,139 +46,6 @@ export type UpgradeOutcome =
   | { kind: "held"; to: number }
   | { kind: "rejected" | "merged"; to: number; pull: number }
   | { kind: "proposed" | "updated" | "current"; to: number; pull: number | undefined; overrides: number };
-
-/** The computed upgrade of a package (nothing written yet). */
-export interface ComputedUpgrade {
-  files: FileTree;
-  overrides: ResourceOverride[];
-  state: Omit<UpgradeState, "commit">;
-  strategy: string;
-  upstreamChanges: { added: string[]; modified: string[]; removed: string[] };
-}
-
-/** Upstream reads that remember what was fetched (to describe what changed upstream). */
-class RecordingFetcher implements UpstreamFetcher {
-  readonly fetched: FetchedPackage[] = [];
-  constructor(private readonly inner: UpstreamFetcher) {}
-  async fetch(spec: UpstreamSpec): Promise<FetchedPackage> {
-    const result = await this.inner.fetch(spec);
-    this.fetched.push(result);
-    return result;
-  }
-}
-
-function diffFiles(before: FileTree, after: FileTree) {
-  const added = [...after.keys()].filter((f) => !before.has(f)).sort();
-  const removed = [...before.keys()].filter((f) => !after.has(f)).sort();
-  const modified = [...after.keys()]
-    .filter((f) => before.has(f) && !before.get(f)!.equals(after.get(f)!))
-    .sort();
-  return { added, modified, removed };
-}
-
-/** Where a downstream package's upstream is, and where it stands. */
-export interface DownstreamStatus {
-  files: FileTree;
-  executables: Set<string>;
-  upstream: RepoRef;
-  upstreamPackage: string;
-  ref: string | undefined;
-  strategy: string;
-  /** The PackageVariant that owns the package: it, not an upgrade pull request, moves the package. */
-  variant: string | undefined;
-  current: number | undefined;
-  latest: number | undefined;
-}
-
-/** Reads a downstream package and the newest published revision of its upstream. */
-export async function downstreamStatus(options: {
-  port: UpstreamPort;
-  host: string;
-  repo: RepoRef;
-  pkg: string;
-  sha: string;
-}): Promise<DownstreamStatus | undefined> {
-  const { port } = options;
-  const local = await readPackageFiles({ port, repo: options.repo, sha: options.sha, dir: options.pkg });
-  const kf = local.files.get("Kptfile");
-  if (!kf) return undefined;
-  let kptfile: ReturnType<typeof parseKptfile>["kptfile"];
-  try {
-    kptfile = parseKptfile(path.join(options.pkg, "Kptfile"), kf).kptfile;
-  } catch {
-    return undefined;
-  }
-  const git = kptfile.upstream?.git;
-  const up = git?.repo ? parseUpstreamUrl(git.repo, options.host) : undefined;
-  const variant = kptfile.metadata?.annotations?.[OWNER_ANNOTATION];
-  if (!git || !up) return undefined;
-  const upstream = { owner: up.owner, repo: up.name };
-  const upstreamPackage = packageOfDirectory(git.directory);
-  const tags = await port.listTags({
-    repo: upstream,
-    prefix: upstreamPackage ? `${upstreamPackage}/v` : "v",
-  });
-  return {
-    files: local.files,
-    executables: local.executables,
-    upstream,
-    upstreamPackage,
-    ref: git.ref,
-    strategy: kptfile.upstream?.updateStrategy ?? "resource-merge",
-    variant,
-    current: revisionOfRef(kptfile.upstreamLock?.git?.ref, upstreamPackage),
-    latest: latestRevision(
-      tags.map((t) => t.name),
-      upstreamPackage,
-    ),
-  };
-}
-
-/**
- * Computes the upgrade of a downstream package to revision `to` (kpt's update). Throws the update's
- * error (`MergeError`, `UpdateError`, ...) when it cannot be done.
- */
-export async function computeUpgrade(options: {
-  port: UpstreamPort;
-  host: string;
-  pkg: string;
-  status: DownstreamStatus;
-  to: number;
-  /** The ref to update to; default: revision `to` in the Kptfile's ref style. */
-  ref?: string;
-  /** Upstream reads; default: the port. */
-  fetcher?: UpstreamFetcher;
-}): Promise<ComputedUpgrade> {
-  const { status, to, pkg } = options;
-  const fetcher = new RecordingFetcher(
-    options.fetcher ?? new GitHubUpstreamFetcher({ port: options.port, host: options.host }),
-  );
-  const result = await updatePackage({
-    files: status.files,
-    name: path.basename(pkg) || "package",
-    ref: options.ref ?? refForRevision(status.ref, status.upstreamPackage, to),
-    strategy: status.strategy,
-    fetcher,
-    schemas: defaultMergeSchemas(),
-  });
-  const [updated, origin] = fetcher.fetched;
-  return {
-    files: result.files,
-    overrides: result.overrides,
-    strategy: status.strategy,
-    state: {
-      package: pkg,
-      upstream: {
-        repo: repoKey(`${status.upstream.owner}/${status.upstream.repo}`),
-        package: status.upstreamPackage,
-      },
-      from: status.current,
-      to,
-      overrides: result.overrides,
-    },
-    upstreamChanges: diffFiles(origin?.files ?? new Map(), updated?.files ?? new Map()),
-  };
-}
 
 function externalId(pkg: string, to: number): string {
   return `upgrade ${pkg} to=v${to}`;

@@ -5,19 +5,16 @@
  */
 import { CONFIG_PATH, configFromText } from "../../../src/config/load.js";
 import { renderPackage } from "../../../src/engine/render.js";
-import type { LifecycleDeps } from "../../../src/lifecycle/deps.js";
-import type { Job, WorkQueue } from "../../../src/lifecycle/queue/work-queue.js";
-import { DEFAULT_SIZE_LIMITS } from "../../../src/lifecycle/render/render-packages.js";
-import { MemoryDownstreamIndex } from "../../../src/lifecycle/upstream/downstream-index.js";
-import { runUpstreamJob } from "../../../src/lifecycle/upstream/run-upstream-job.js";
-import {
-  type UpstreamJob,
-  type UpstreamServices,
-  upstreamJobKey,
-} from "../../../src/lifecycle/upstream/upstream-job.js";
-import { GitHubUpstreamFetcher } from "../../../src/lifecycle/upstream/upstream-port.js";
+import { runUpstreamJob } from "../../../src/jobs/run-upstream-job.js";
+import type { LifecycleDeps, UpstreamServices } from "../../../src/lifecycle/deps.js";
+import { MemoryDownstreamIndex } from "../../../src/lifecycle/downstream-index.js";
+import { DEFAULT_SIZE_LIMITS } from "../../../src/lifecycle/render-at-sha.js";
+import { type UpstreamJob, upstreamJobKey } from "../../../src/lifecycle/upstream-job.js";
+import { GitHubUpstreamFetcher } from "../../../src/lifecycle/upstream-port.js";
+import type { Job, WorkQueue } from "../../../src/lifecycle/work-queue.js";
 import { getPackage } from "../../../src/pkg/get.js";
 import { createDefaultRuntime } from "../../../src/runtimes/default.js";
+import { mayNotBeIdempotent } from "../../../src/runtimes/idempotence.js";
 import { MemoryInstallation } from "./memory-installation.js";
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -63,7 +60,7 @@ export function upstreamHarness() {
     if (!loaded.ok) throw new Error(loaded.message);
     const lifecycle: LifecycleDeps = {
       port: inst.port,
-      engine: { render: (request) => renderPackage({ ...request, runtime }) },
+      engine: { render: (request) => renderPackage({ ...request, runtime }), mayNotBeIdempotent },
       log: quiet,
       config: loaded.config,
       lease: { holder: "test", leaseMs: 60_000 },

@@ -1,0 +1,161 @@
+/**
+ * Runs an `upstream` job (see ../lifecycle/upstream-job.ts): one repository, its state read when the job starts.
+ */
+import type { RepoRef, RepoSnapshot, RepoTree } from "../github/port.js";
+import type { LifecycleDeps, UpstreamServices } from "../lifecycle/deps.js";
+import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/downstream-index.js";
+import { latestRevision, parseDraftBranch, UPGRADE_WORKSPACE } from "../lifecycle/revision-naming.js";
+import type { UpstreamDeps } from "../lifecycle/upgrade-plan.js";
+import { reportBlastRadius } from "../lifecycle/upstream/blast-radius.js";
+import { upgradeDownstream } from "../lifecycle/upstream/upgrade-downstream.js";
+import type { UpstreamJob } from "../lifecycle/upstream-job.js";
+import type { UpstreamPort } from "../lifecycle/upstream-port.js";
+import { OWNER_ANNOTATION, repoKey } from "../lifecycle/upstream-source.js";
+import { reconcileVariants, VARIANT_WORKSPACE_PREFIX } from "../lifecycle/variants/reconcile-variants.js";
+
+/** Re-reads a repository's Kptfiles (default branch head) into the index; returns its entries. */
+export async function refreshIndex(options: {
+  installationId: number;
+  repo: RepoRef;
+  sha: string;
+  port: UpstreamPort;
+  services: UpstreamServices;
+}): Promise<{ entries: DownstreamEntry[]; tree: RepoTree }> {
+  const { repo, port, services } = options;
+  const tree = await port.readTree({ repo, sha: options.sha });
+  const kptfiles = tree.entries.filter(
+    (e) => e.type === "blob" && (e.path === "Kptfile" || e.path.endsWith("/Kptfile")),
+  );
+  const blobs = await port.readBlobs({ repo, blobs: kptfiles.map((e) => ({ sha: e.sha, size: e.size })) });
+  const texts = new Map(kptfiles.map((e) => [e.path, Buffer.from(blobs.get(e.sha) ?? []).toString("utf8")]));
+  const entries = downstreamsInRepository({
+    repo: `${repo.owner}/${repo.repo}`,
+    kptfiles: texts,
+    host: services.host,
+    ownerAnnotation: OWNER_ANNOTATION,
+  });
+  await services.index.setRepository(options.installationId, `${repo.owner}/${repo.repo}`, entries);
+  return { entries, tree };
+}
+
+/** The job that moves a downstream forward: its variant's reconciliation, or its upgrade pull request. */
+function followUp(installationId: number, d: DownstreamEntry): UpstreamJob {
+  const repo = toRepo(d.repo);
+  return d.variant
+    ? { kind: "upstream", installationId, repo, task: { type: "variants" } }
+    : { kind: "upstream", installationId, repo, task: { type: "downstream", package: d.package } };
+}
+
+/**
+ * Whether the repository's PackageVariants need reconciling: its variants directory holds files, or
+ * (every variant removed) drafts of variants are left to delete or orphan.
+ */
+async function hasVariantWork(options: {
+  port: UpstreamPort;
+  repo: RepoRef;
+  tree: RepoTree;
+  config: LifecycleDeps["config"];
+}): Promise<boolean> {
+  const { port, repo, tree, config } = options;
+  const dir = config.packageVariants.directory.replace(/^\/+|\/+$/g, "");
+  if (tree.entries.some((e) => e.type === "blob" && e.path.startsWith(`${dir}/`))) return true;
+  const prefix = config.draftBranchPrefix;
+  return (await port.listBranches({ repo, prefix })).some((b) =>
+    parseDraftBranch(b.name, { draftPrefix: prefix })?.workspace.startsWith(VARIANT_WORKSPACE_PREFIX),
+  );
+}
+
+function toRepo(key: string): RepoRef {
+  const [owner, repo] = key.split("/");
+  return { owner, repo };
+}
+
+/** Runs one upstream job; returns a line for the log. */
+export async function runUpstreamJob(
+  job: UpstreamJob,
+  options: { lifecycle: LifecycleDeps; snapshot: RepoSnapshot; services: UpstreamServices },
+): Promise<string> {
+  const { lifecycle, snapshot, services } = options;
+  const port: UpstreamPort = lifecycle.port;
+  const deps: UpstreamDeps = { ...lifecycle, port, host: services.host, webBase: services.webBase };
+  const { repo, installationId } = job;
+  const sha = snapshot.defaultBranchSha;
+  const task = job.task;
+  switch (task.type) {
+    case "published": {
+      const downstreams = await services.index.downstreamsOf(
+        installationId,
+        repoKey(`${repo.owner}/${repo.repo}`),
+        task.package,
+      );
+      for (const d of downstreams) await services.queue.enqueue(followUp(installationId, d));
+      return `${downstreams.length} downstream(s) of ${task.package}`;
+    }
+    case "downstream": {
+      if (!sha) return "empty repository";
+      const outcome = await upgradeDownstream(
+        { repo, pkg: task.package, defaultBranch: snapshot.defaultBranch, defaultSha: sha },
+        deps,
+      );
+      return `${task.package}: ${outcome.kind}`;
+    }
+    case "index": {
+      if (!sha) return "empty repository";
+      const { entries, tree } = await refreshIndex({ installationId, repo, sha, port, services });
+      // Each distinct upstream package's newest revision, once; downstreams behind it get a job.
+      const latest = new Map<string, number | undefined>();
+      let behind = 0;
+      for (const e of entries) {
+        const key = `${e.upstream.repo}\u0000${e.upstream.package}`;
+        if (!latest.has(key)) {
+          const tags = await port.listTags({
+            repo: toRepo(e.upstream.repo),
+            prefix: e.upstream.package ? `${e.upstream.package}/v` : "v",
+          });
+          latest.set(
+            key,
+            latestRevision(
+              tags.map((t) => t.name),
+              e.upstream.package,
+            ),
+          );
+        }
+        const newest = latest.get(key);
+        if (newest === undefined || e.lock.revision === undefined || newest <= e.lock.revision) continue;
+        behind++;
+        await services.queue.enqueue(followUp(installationId, e));
+      }
+      if (await hasVariantWork({ port, repo, tree, config: lifecycle.config })) {
+        await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
+      }
+      return `${entries.length} downstream package(s), ${behind} behind`;
+    }
+    case "variants": {
+      if (!sha) return "empty repository";
+      const report = await reconcileVariants(
+        { repo, defaultBranch: snapshot.defaultBranch, defaultSha: sha },
+        deps,
+      );
+      return report;
+    }
+    case "draft": {
+      if (!sha) return "empty repository";
+      const draft = parseDraftBranch(task.branch, { draftPrefix: lifecycle.config.draftBranchPrefix });
+      if (!draft) return "not a draft";
+      if (draft.workspace === UPGRADE_WORKSPACE) {
+        // The downstream's own job does the work: one key per downstream, so two jobs never race on
+        // its pull request (a held upgrade commented twice).
+        const task = { type: "downstream", package: draft.packagePath } as const;
+        await services.queue.enqueue({ kind: "upstream", installationId, repo, task });
+        return `${draft.packagePath}: downstream job`;
+      }
+      await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
+      return "variants";
+    }
+    case "blast-radius":
+      return reportBlastRadius(
+        { repo, number: task.number, installationId },
+        { ...deps, index: services.index },
+      );
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Reject = close a pull request without merging (Porch: a rejected proposal goes back to Draft). The
+ * draft branch is kept, so the revision can be edited and proposed again (reopen the pull request, or
+ * open a new one). One comment says so; closing the same pull request again updates it instead of
+ * adding another.
+ */
+import type { RepoRef } from "../../github/port.js";
+import { REJECT_COMMENT_MARKER, rejectComment } from "../../report/comments.js";
+import { upsertComment } from "../comments.js";
+import type { LifecycleDeps } from "../deps.js";
+import { parseDraftBranch } from "../revision-naming.js";
+
+/** A pull request closed without merging. */
+export interface ClosedPullRequest {
+  repo: RepoRef;
+  number: number;
+  headRef: string;
+  baseRef: string;
+  defaultBranch: string;
+}
+
+/** What happened. */
+export type RejectOutcome = { kind: "ignored"; reason: string } | { kind: "rejected"; comment: string };
+
+/** Comments once on a rejected proposal; never deletes the branch. Throws GitHubError when GitHub fails. */
+export async function rejectRevision(
+  pr: ClosedPullRequest,
+  deps: Pick<LifecycleDeps, "config" | "port">,
+): Promise<RejectOutcome> {
+  const draft = parseDraftBranch(pr.headRef, { draftPrefix: deps.config.draftBranchPrefix });
+  if (!draft) return { kind: "ignored", reason: `${pr.headRef} is not a draft branch` };
+  if (pr.baseRef !== pr.defaultBranch)
+    return { kind: "ignored", reason: `base ${pr.baseRef} is not the default branch` };
+  const comment = await upsertComment({
+    port: deps.port,
+    repo: pr.repo,
+    issueNumber: pr.number,
+    marker: REJECT_COMMENT_MARKER,
+    body: rejectComment({ packagePath: draft.packagePath, workspace: draft.workspace, headRef: pr.headRef }),
+  });
+  return { kind: "rejected", comment };
+}

@@ -1,0 +1,41 @@
+/**
+ * The one place the work queue is chosen: BullMQ on Redis when the process has `REDIS_URL` (any number
+ * of processes share it), otherwise embedded in this process. Both keep the contract of ./work-queue.ts.
+ */
+import type { OperatorSettings } from "../config/operator-settings.js";
+import type { Log } from "../lifecycle/deps.js";
+import { DEFAULT_RETRY, type Job, jobKey, type WorkQueue } from "../lifecycle/work-queue.js";
+import { BullWorkQueue } from "./bullmq-queue.js";
+import { EmbeddedQueue } from "./embedded-queue.js";
+import type { ServerSettings } from "./settings.js";
+
+/** Builds the queue the app runs on. */
+export async function createWorkQueue(options: {
+  settings: OperatorSettings;
+  server?: ServerSettings | undefined;
+  log: Log;
+}): Promise<WorkQueue> {
+  const { server, log, settings } = options;
+  const onFailed = (job: Job, error: unknown) =>
+    log.error(`${jobKey(job)}: failed: ${error instanceof Error ? error.message : String(error)}`);
+  const concurrency = settings.concurrency ?? 4;
+  if (server?.redisUrl) {
+    const queue = new BullWorkQueue<Job>({
+      redisUrl: server.redisUrl,
+      keyOf: jobKey,
+      retry: DEFAULT_RETRY,
+      concurrency,
+      lockMs: server.jobLockMs,
+      onFailed,
+      // Never the URL (it may hold a password): only what went wrong.
+      onError: (error) => log.warn(`work queue (Redis): ${error.message}`),
+    });
+    // At start-up an unreachable Redis stops the process with a message naming REDIS_URL.
+    await queue.ready().catch(async (error: unknown) => {
+      await queue.close().catch(() => undefined);
+      throw error;
+    });
+    return queue;
+  }
+  return new EmbeddedQueue({ concurrency, onFailed });
+}
