@@ -575,13 +575,33 @@ class Resolver {
     return { kind: "fn", key, replacement: replacement() };
   }
 
+  private aliases: Map<string, Term> | undefined;
+  /** Import aliases: for calls they win over the module's own rules of the same name (as regorus resolves). */
+  importAliases(): Map<string, Term> {
+    if (this.aliases) return this.aliases;
+    const pos = this.m.pkgPos;
+    this.aliases = new Map();
+    for (const imp of this.m.imports) {
+      const alias = imp.alias ?? (imp.names[imp.names.length - 1] as string);
+      const [root, ...rest] = imp.names;
+      if (root !== "data" || rest.length === 0) continue;
+      this.aliases.set(alias, {
+        t: "ref",
+        head: { t: "var", name: "data", pos },
+        path: rest.map((p) => ({ t: "scalar", v: p, pos })),
+        pos,
+      });
+    }
+    return this.aliases;
+  }
+
   resolveCall(fn: string[], _scope: Scope, _pos: Pos): CallTarget {
     const name = fn.join(".");
     let path: string[] | undefined;
     const head = fn[0] as string;
     if (head === "data") path = fn.slice(1);
     else {
-      const g = this.globals.get(head);
+      const g = this.importAliases().get(head) ?? this.globals.get(head);
       if (g !== undefined && g.t === "ref" && g.head.t === "var" && g.head.name === "data") {
         path = [...g.path.map((p) => (p as { v: string }).v), ...fn.slice(1)];
       } else if (g === undefined && fn.length === 1) {

@@ -548,7 +548,7 @@ export class Evaluator {
       const f = node.funcs[0] ?? node.defaults[0];
       return f?.rule.args?.length === 0 ? this.callFunction(node, [], f.rule.pos) : undefined;
     }
-    if (this.ctx.cacheHas.has(node.id)) return this.ctx.cache.get(node.id) ?? undefined;
+    if (this.ctx.cacheHas.has(node.id)) return this.ctx.cache.get(node.id) as Value | undefined;
     let v: Value | undefined;
     if (node.kind !== undefined) v = this.evalRules(node);
     if (node.kind === undefined || node.kind === "object") {
@@ -620,7 +620,7 @@ export class Evaluator {
               this.evalTerm(cr.rule.key as Term, (v) => {
                 this.meter.alloc(16);
                 out.add(v);
-                return false;
+                return isGround(cr.rule.key as Term);
               }),
             );
           }
@@ -637,7 +637,7 @@ export class Evaluator {
                 this.evalTerm(cr.rule.value, (v) => {
                   any = true;
                   this.insertPath(out, keys, v, cr);
-                  return false;
+                  return isGround(cr.rule.value) && cr.suffix.every(isGround);
                 }),
               ),
             );
