@@ -246,7 +246,7 @@ function getAt(doc: Value, path: Value[]): Value | undefined {
   for (const seg of path) {
     if (cur instanceof RObject) cur = cur.get(seg);
     else if (Array.isArray(cur)) {
-      const i = typeof seg === "number" ? seg : /^\d+$/.test(String(seg)) ? Number(seg) : Number.NaN;
+      const i = typeof seg === "number" ? seg : /^(0|[1-9]\d*)$/.test(String(seg)) ? Number(seg) : Number.NaN;
       cur = Number.isInteger(i) && i >= 0 && i < cur.length ? (cur[i] as Value) : undefined;
     } else if (cur instanceof RSet) cur = cur.has(seg) ? seg : undefined;
     else return undefined;
@@ -287,7 +287,7 @@ function updateAt(
     const xs = [...doc] as Value[];
     if (rest.length === 0) {
       if (head === "-" && op === "add") return Object.freeze([...xs, value as Value]);
-      const i = typeof head === "number" ? head : /^\d+$/.test(String(head)) ? Number(head) : -1;
+      const i = typeof head === "number" ? head : /^(0|[1-9]\d*)$/.test(String(head)) ? Number(head) : -1;
       if (op === "add") {
         if (i < 0 || i > xs.length) return undefined;
         xs.splice(i, 0, value as Value);
@@ -298,12 +298,20 @@ function updateAt(
       }
       return Object.freeze(xs);
     }
-    const i = typeof head === "number" ? head : /^\d+$/.test(String(head)) ? Number(head) : -1;
+    const i = typeof head === "number" ? head : /^(0|[1-9]\d*)$/.test(String(head)) ? Number(head) : -1;
     if (i < 0 || i >= xs.length) return undefined;
     const nc = updateAt(xs[i] as Value, rest, op, value);
     if (nc === undefined) return undefined;
     xs[i] = nc;
     return Object.freeze(xs);
+  }
+  if (doc instanceof RSet && rest.length > 0 && op === "add") {
+    if (!doc.has(head)) return undefined;
+    const updated = updateAt(head, rest, op, value);
+    if (updated === undefined) return undefined;
+    const out = new RSet();
+    for (const v of doc.values()) out.add(equal(v, head) ? updated : v);
+    return out;
   }
   if (doc instanceof RSet && rest.length === 0) {
     const out = new RSet(doc.values());
@@ -323,6 +331,7 @@ function updateAt(
 
 def("json.patch", 2, (a) => {
   let doc = a[0] as Value;
+  let removedRoot = false;
   for (const p of arr("json.patch", a, 1)) {
     if (!(p instanceof RObject)) throw typeErr("json.patch", 1, "array of objects", p);
     const op = p.get("op");
@@ -335,12 +344,17 @@ def("json.patch", 2, (a) => {
       case "replace": {
         const v = p.get("value");
         if (v === undefined) return undefined;
+        if (removedRoot && path.length > 0) return undefined;
         next = updateAt(doc, path, op, v);
+        removedRoot = false;
         break;
       }
       case "remove":
-        if (path.length === 0) return undefined;
-        next = updateAt(doc, path, "remove");
+        if (path.length === 0) {
+          removedRoot = true;
+          continue;
+        }
+        next = removedRoot ? undefined : updateAt(doc, path, "remove");
         break;
       case "test": {
         const cur = getAt(doc, path);
@@ -365,8 +379,8 @@ def("json.patch", 2, (a) => {
       default:
         return undefined;
     }
-    if (next === undefined) return undefined;
+    if (next === undefined || (removedRoot && op !== "add" && op !== "replace")) return undefined;
     doc = next;
   }
-  return doc;
+  return removedRoot ? undefined : doc;
 });

@@ -12,6 +12,7 @@ import type { Expr, Literal, Term, With } from "../syntax/ast.js";
 import {
   compare,
   equal,
+  formatNumber,
   iterate,
   keyOf,
   lookup,
@@ -523,7 +524,9 @@ export class Evaluator {
       const v = this.nodeValue(node, base);
       return v === undefined ? false : this.walkValue(v, path, i, k);
     }
-    return this.evalTerm(seg, (key) => {
+    return this.evalTerm(seg, (rawKey) => {
+      // Under data, a number indexes by its text (data[1] is data["1"]), as regorus does.
+      const key = typeof rawKey === "number" ? formatNumber(rawKey) : rawKey;
       if (typeof key === "string") {
         const child = node.children.get(key);
         if (child)

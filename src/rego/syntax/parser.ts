@@ -359,7 +359,10 @@ class Parser {
     let negated = false;
     if (
       this.isIdent("not") &&
-      !(this.peek().kind === "punct" && [".", "[", "=", ":="].includes(this.peek().text))
+      !(
+        this.peek().kind === "punct" &&
+        ([".", "=", ":="].includes(this.peek().text) || (this.peek().text === "[" && !this.peek().ws))
+      )
     ) {
       this.next();
       negated = true;
