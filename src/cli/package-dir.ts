@@ -7,7 +7,10 @@ import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/
 import path from "node:path";
 
 /** Reads every regular file below `dir` (relative POSIX paths -> bytes). */
-export async function readPackageDir(dir: string): Promise<Map<string, Uint8Array>> {
+export async function readPackageDir(
+  dir: string,
+  onFile?: (count: number) => void,
+): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
   async function walk(rel: string): Promise<void> {
     const abs = rel === "" ? dir : path.join(dir, rel);
@@ -20,6 +23,7 @@ export async function readPackageDir(dir: string): Promise<Map<string, Uint8Arra
         await walk(childRel);
       } else if (entry.isFile()) {
         files.set(childRel, new Uint8Array(await readFile(path.join(dir, childRel))));
+        onFile?.(files.size);
       }
     }
   }
@@ -81,6 +85,8 @@ export async function writePackageDir(options: {
   dir: string;
   previous: ReadonlyMap<string, Uint8Array>;
   next: ReadonlyMap<string, Uint8Array>;
+  /** Called after each file is staged: (files done, files to write). */
+  onFile?: (done: number, total: number) => void;
 }): Promise<void> {
   const { dir } = options;
   const changed = [...options.next].filter(([rel, bytes]) => !sameBytes(options.previous.get(rel), bytes));
@@ -98,6 +104,7 @@ export async function writePackageDir(options: {
       const tmp = path.join(path.dirname(target), `.${path.basename(target)}.porchlight-${process.pid}.tmp`);
       staged.push({ tmp, target });
       await writeFile(tmp, bytes, mode === undefined ? {} : { mode });
+      options.onFile?.(staged.length, changed.length);
     }
   } catch (err) {
     for (const { tmp } of staged) await rm(tmp, { force: true });

@@ -22,10 +22,15 @@ import { functionRunnerFromFlags } from "./function-runner-flags.js";
 import { createStepCollector } from "./heap.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
+import { createProgress, type Progress } from "./progress.js";
 import { parseRenderArgs, RENDER_USAGE, type RenderArgs } from "./render-args.js";
 import { resultsFileText } from "./results-file.js";
 
+/** The status line of the running render on a terminal (set per run: nothing when stderr is not a TTY). */
+let progress: Progress = createProgress({ write: () => undefined });
+
 const err = (text: string): void => {
+  progress.clear();
   process.stderr.write(text);
 };
 
@@ -54,6 +59,7 @@ async function writeOutput(
 
 /** Runs `porchlight render` (`usage`: the text printed with a usage error); resolves to the exit code. */
 export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<number> {
+  progress = createProgress(process.stderr);
   let args: RenderArgs;
   try {
     args = parseRenderArgs(argv);
@@ -87,7 +93,10 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
     }
   }
   // No Kptfile: the engine's error at once, without reading the tree first (kpt fails as fast).
-  const files = (await exists(path.join(pkgDir, "Kptfile"))) ? await readPackageDir(pkgDir) : new Map();
+  const files = (await exists(path.join(pkgDir, "Kptfile")))
+    ? await readPackageDir(pkgDir, (n) => progress.show(`reading the package: ${n} files`))
+    : new Map();
+  progress.clear();
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
   const afterStep = createStepCollector();
   let functionRunner: FunctionRunnerSettings | undefined;
@@ -115,6 +124,11 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
     onEvent: (event) => {
       printer.onEvent(event);
       if (event.type === "step-end") afterStep();
+      if (event.type === "step-start")
+        progress.tick(
+          `  running ${event.step.label ?? event.step.name} on ${event.step.resourceCount} resources`,
+        );
+      else progress.clear();
     },
     writeStatus: args.output === undefined,
     attribution: !process.env.KRM_DISABLE_ATTRIBUTION,
@@ -125,7 +139,13 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
   if (result.ok && args.output !== undefined) await writeOutput(args, result, outDir);
   else if (result.files && args.output === undefined) {
     try {
-      await writePackageDir({ dir: pkgDir, previous: files, next: result.files });
+      await writePackageDir({
+        dir: pkgDir,
+        previous: files,
+        next: result.files,
+        onFile: (done, total) => progress.show(`writing: ${done}/${total} files`),
+      });
+      progress.clear();
     } catch (e) {
       err(`Error: failed to save resources: ${(e as Error).message}\n`);
       return 1;
