@@ -16,17 +16,17 @@ import path from "node:path/posix";
 import { onlyRenderStatusDiffers } from "../engine/render-status-diff.js";
 import type { CheckAnnotation, FileChanges } from "../github/port.js";
 import {
-  buildAnnotations,
   describeErrorResult,
   errorResultLocations,
-  limitAnnotations,
   type PackageReport,
+  reportAnnotations,
+  stepResults,
   yamlErrorAnnotation,
 } from "../report/annotations.js";
 import { type CheckReport, formatCheckReport, renderFailureCause } from "../report/check-summary.js";
 import { applyGateToReport, type GateProblem, type GateVerdict } from "../report/gate-report.js";
 import { renderNotes } from "../report/messages.js";
-import { unmetReadinessGates } from "./readiness.js";
+import { factsOf } from "./gate-facts.js";
 import { changedPathsOf } from "./render-at-sha.js";
 
 export type { GateProblem, GateVerdict };
@@ -68,6 +68,15 @@ function renderFailureMessage(pkg: PackageReport): string {
   );
 }
 
+/** `… and N more` when the package has more error results than the gate lists. */
+function moreErrors(pkg: PackageReport, listed: number): string[] {
+  const all = pkg.result.steps.reduce(
+    (n, step) => n + new Set(stepResults(step).filter((r) => r.severity === "error")).size,
+    0,
+  );
+  return all > listed ? [`… and ${all - listed} more (the check's annotations show them)`] : [];
+}
+
 function inPackage(filePath: string, packagePath: string): boolean {
   return packagePath === "" || filePath.startsWith(`${packagePath}/`);
 }
@@ -85,7 +94,7 @@ export function contentDrift(packages: PackageReport[], changes: FileChanges): M
     if (!owner) continue;
     const rel = owner.packagePath === "" ? changed : changed.slice(owner.packagePath.length + 1);
     const kptfile = path.basename(rel) === "Kptfile";
-    if (kptfile && onlyRenderStatusDiffers(owner.inputFiles.get(rel), owner.result.files?.get(rel))) continue;
+    if (kptfile && factsOf(owner).runReportOnly.includes(rel)) continue;
     drift.set(owner.packagePath, [...(drift.get(owner.packagePath) ?? []), changed]);
   }
   return drift;
@@ -117,17 +126,17 @@ export function evaluateMergeGate(options: {
       problems.push({
         kind: "error-results",
         packagePath: pkg.packagePath,
-        results: errors.map((l) => `${l.step.kind} \`${l.step.name}\`: ${describeErrorResult(l)}`),
+        results: [
+          ...errors.map((l) => `${l.step.kind} \`${l.step.name}\`: ${describeErrorResult(l)}`),
+          ...moreErrors(pkg, errors.length),
+        ],
       });
     const files = changed.get(pkg.packagePath);
     if (files?.length)
       problems.push({ kind: "not-rendered", packagePath: pkg.packagePath, files: files.sort() });
     if (options.enforceReadinessGates === false) continue;
-    const kptfile = pkg.result.files?.get("Kptfile") ?? pkg.inputFiles.get("Kptfile");
-    if (!kptfile) continue;
-    for (const gate of unmetReadinessGates(new TextDecoder().decode(kptfile), pkg.result.ok)) {
+    for (const gate of factsOf(pkg).unmetGates)
       problems.push({ kind: "readiness", packagePath: pkg.packagePath, ...gate });
-    }
   }
   return { passed: problems.length === 0, problems };
 }
@@ -150,7 +159,7 @@ export function gateCheckReport(options: {
   const steps = options.packages.flatMap((p) => p.result.steps);
   if (steps.some((step) => step.status.executionError?.includes("allow-exec")))
     notes.push(renderNotes.execNotAllowed());
-  const { annotations, omitted } = limitAnnotations(buildAnnotations(options.packages));
+  const { annotations, omitted } = reportAnnotations(options.packages);
   if (omitted > 0) notes.push(renderNotes.annotationsOmitted(omitted, annotations.length));
   const verdict = evaluateMergeGate({
     packages: options.packages,

@@ -6,7 +6,7 @@ import path from "node:path/posix";
 import type { PackageFiles, RenderResult, StepReport } from "../engine/types.js";
 import type { CheckAnnotation } from "../github/port.js";
 import type { FunctionResult } from "../krm/resource-list.js";
-import { locateInYaml } from "./yaml-position.js";
+import { locateInParsed, type ParsedYaml, parseForLocate } from "./yaml-position.js";
 
 /** One rendered package as the reports see it. */
 export interface PackageReport {
@@ -16,6 +16,25 @@ export interface PackageReport {
   /** The package's files as pushed (used to locate lines when nothing was stored). */
   inputFiles: PackageFiles;
 }
+
+/**
+ * One package's annotations, located where it was rendered (a render worker, within its budgets), with
+ * paths relative to the package: the file that does not parse (if the render failed that way), the
+ * first results that name a file, how many results name one in all, and where the first
+ * error-severity results point (`file:line` relative to the package, `""` when they name no file).
+ */
+export interface PackageAnnotations {
+  invalid?: CheckAnnotation;
+  results: CheckAnnotation[];
+  total: number;
+  errorsAt: string[];
+}
+
+/** A render result that may carry its {@link PackageAnnotations} (the render pool's results do). */
+export type AnnotatedRenderResult = RenderResult & { annotations?: PackageAnnotations };
+
+/** Error-severity results listed (and located) per package in the gate; the annotations show them all. */
+export const MAX_LISTED_ERRORS = 50;
 
 /** A result together with where it came from. */
 export interface LocatedResult {
@@ -74,16 +93,29 @@ function stepLabel(step: StepReport): string {
   return `${step.kind} ${step.name}`;
 }
 
-/** Annotation for one result, or `undefined` when the result names no file (it belongs in the summary). */
-export function toAnnotation(pkg: PackageReport, located: LocatedResult): CheckAnnotation | undefined {
+/** Parses each file of a package at most once for locating results (positions reused). */
+type ParseCache = Map<string, ParsedYaml | undefined>;
+
+/**
+ * Annotation for one result (path relative to the package), or `undefined` when the result names no
+ * file (it belongs in the summary). `cache` keeps each file's parse for the package's other results.
+ */
+function toAnnotation(
+  files: PackageFiles,
+  inputFiles: PackageFiles,
+  located: Omit<LocatedResult, "packagePath">,
+  cache: ParseCache,
+): CheckAnnotation | undefined {
   const { result, step } = located;
   if (!result.file?.path) return undefined;
-  const files = pkg.result.files ?? pkg.inputFiles;
   const rel = resolveFile(step, result.file.path, files);
-  const bytes = files.get(rel) ?? pkg.inputFiles.get(rel);
-  const position = bytes
-    ? locateInYaml({
-        text: new TextDecoder().decode(bytes),
+  if (!cache.has(rel)) {
+    const bytes = files.get(rel) ?? inputFiles.get(rel);
+    cache.set(rel, bytes ? parseForLocate(new TextDecoder().decode(bytes)) : undefined);
+  }
+  const parsed = cache.get(rel);
+  const position = parsed
+    ? locateInParsed(parsed, {
         index: result.file.index,
         resourceRef: result.resourceRef,
         fieldPath: result.field?.path,
@@ -91,7 +123,7 @@ export function toAnnotation(pkg: PackageReport, located: LocatedResult): CheckA
     : undefined;
   const line = Math.max(1, position?.line ?? 1);
   const annotation: CheckAnnotation = {
-    path: pkg.packagePath ? path.join(pkg.packagePath, rel) : rel,
+    path: rel,
     start_line: line,
     end_line: Math.max(line, position?.endLine ?? line),
     annotation_level: annotationLevel(result),
@@ -108,6 +140,58 @@ export function toAnnotation(pkg: PackageReport, located: LocatedResult): CheckA
   }
   if (result.field?.path) annotation.raw_details = `field: ${result.field.path}`;
   return annotation;
+}
+
+/** The first {@link MAX_LISTED_ERRORS} error-severity results of each step of a package, once each. */
+function listedErrors(result: RenderResult): { step: StepReport; result: FunctionResult }[] {
+  const out: { step: StepReport; result: FunctionResult }[] = [];
+  for (const step of result.steps) {
+    const seen = new Set<FunctionResult>();
+    for (const r of stepResults(step)) {
+      if (r.severity !== "error" || seen.has(r)) continue;
+      seen.add(r);
+      if (out.length < MAX_LISTED_ERRORS) out.push({ step, result: r });
+    }
+  }
+  return out;
+}
+
+/**
+ * Locates one package's annotations: only the first `max` results that name a file are built (each
+ * file parsed once); the rest are only counted. Runs in the render worker after the render.
+ */
+export function locatePackageAnnotations(
+  result: RenderResult,
+  inputFiles: PackageFiles,
+  max = MAX_ANNOTATIONS,
+): PackageAnnotations {
+  const files = result.files ?? inputFiles;
+  const cache: ParseCache = new Map();
+  const out: PackageAnnotations = { results: [], total: 0, errorsAt: [] };
+  const invalid = yamlErrorAnnotation({ packagePath: "", result, inputFiles });
+  if (invalid) out.invalid = invalid;
+  for (const step of result.steps) {
+    for (const r of stepResults(step)) {
+      if (!r.file?.path) continue;
+      out.total++;
+      if (out.results.length >= max) continue;
+      const annotation = toAnnotation(files, inputFiles, { step, result: r }, cache);
+      if (annotation) out.results.push(annotation);
+    }
+  }
+  for (const listed of listedErrors(result)) {
+    const a = toAnnotation(files, inputFiles, listed, cache);
+    out.errorsAt.push(a ? `${a.path}:${a.start_line}` : "");
+  }
+  return out;
+}
+
+/** The package's located annotations: those its render worker sent, else located now. */
+function locatedOf(pkg: PackageReport, max = MAX_ANNOTATIONS): PackageAnnotations {
+  return (
+    (pkg.result as AnnotatedRenderResult).annotations ??
+    locatePackageAnnotations(pkg.result, pkg.inputFiles, max)
+  );
 }
 
 /** `<file>: yaml: line N: <reason>` in kpt's render error chain (a resource file that does not parse). */
@@ -152,26 +236,20 @@ export interface ErrorResultLocation {
 }
 
 /**
- * The error-severity results of a package's steps (`results` and kpt's `errorResults`, once each), with
- * the file and line their annotation points at.
+ * The error-severity results of a package's steps (`results` and kpt's `errorResults`, once each; the
+ * first {@link MAX_LISTED_ERRORS}), with the file and line their annotation points at.
  */
 export function errorResultLocations(pkg: PackageReport): ErrorResultLocation[] {
-  const out: ErrorResultLocation[] = [];
-  for (const step of pkg.result.steps) {
-    const seen = new Set<FunctionResult>();
-    for (const result of stepResults(step)) {
-      if (result.severity !== "error" || seen.has(result)) continue;
-      seen.add(result);
-      const annotation = toAnnotation(pkg, { packagePath: pkg.packagePath, step, result });
-      out.push({
-        step,
-        result,
-        where: annotation ? `${annotation.path}:${annotation.start_line}` : undefined,
-        field: result.field?.path,
-      });
-    }
-  }
-  return out;
+  const { errorsAt } = locatedOf(pkg);
+  return listedErrors(pkg.result).map(({ step, result }, i) => {
+    const at = errorsAt[i];
+    return {
+      step,
+      result,
+      where: at ? (pkg.packagePath ? path.join(pkg.packagePath, at) : at) : undefined,
+      field: result.field?.path,
+    };
+  });
 }
 
 /** One Markdown line for a located error result: `` `app/ns.yaml:4` field `metadata.name`: message ``. */
@@ -183,20 +261,38 @@ export function describeErrorResult(located: ErrorResultLocation): string {
   return `${where}${field}: ${(located.result.message || "(no message)").replace(/\r?\n/g, " ")}`;
 }
 
-/** All annotations of a render: files that do not parse first, then function results in step order. */
+/** `annotation` with its path inside the package at `packagePath`. */
+function inPackage(packagePath: string, annotation: CheckAnnotation): CheckAnnotation {
+  return packagePath ? { ...annotation, path: path.join(packagePath, annotation.path) } : annotation;
+}
+
+/**
+ * The annotations of a render, at most `max`: files that do not parse first, then function results in
+ * step order. Each package's are those its render worker located, or located here (renders on the
+ * main thread: the CLI, tests). `omitted` counts the results left out.
+ */
+export function reportAnnotations(
+  packages: PackageReport[],
+  max = MAX_ANNOTATIONS,
+): { annotations: CheckAnnotation[]; omitted: number } {
+  const located = packages.map((pkg) => ({ pkg, found: locatedOf(pkg, max) }));
+  const all: CheckAnnotation[] = [];
+  let total = 0;
+  for (const { pkg, found } of located) {
+    if (!found.invalid) continue;
+    all.push(inPackage(pkg.packagePath, found.invalid));
+    total++;
+  }
+  for (const { pkg, found } of located) {
+    total += found.total;
+    for (const a of found.results) if (all.length < max) all.push(inPackage(pkg.packagePath, a));
+  }
+  return { annotations: all, omitted: total - all.length };
+}
+
+/** Every annotation of a render (see {@link reportAnnotations}, which builds only those sent). */
 export function buildAnnotations(packages: PackageReport[]): CheckAnnotation[] {
-  const byPath = new Map(packages.map((p) => [p.packagePath, p]));
-  const out: CheckAnnotation[] = [];
-  for (const pkg of packages) {
-    const invalid = yamlErrorAnnotation(pkg);
-    if (invalid) out.push(invalid);
-  }
-  for (const located of allResults(packages)) {
-    const pkg = byPath.get(located.packagePath);
-    const annotation = pkg && toAnnotation(pkg, located);
-    if (annotation) out.push(annotation);
-  }
-  return out;
+  return reportAnnotations(packages, Number.POSITIVE_INFINITY).annotations;
 }
 
 /** Keeps the first `max` annotations; `omitted` counts the rest. */

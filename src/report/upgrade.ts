@@ -5,7 +5,7 @@
  */
 import type { CheckAnnotation, CheckOutput } from "../github/port.js";
 import type { ResourceOverride } from "../pkg/merge3/package-merge.js";
-import { locateInYaml } from "./yaml-position.js";
+import { locateInParsed, type ParsedYaml, parseForLocate } from "./yaml-position.js";
 
 /** The check run reporting what an upgrade overrides. */
 export const UPGRADE_CHECK_NAME = "porchlight/upgrade";
@@ -94,17 +94,22 @@ export function overrideAnnotations(options: {
   text: (file: string) => string | undefined;
 }): CheckAnnotation[] {
   const out: CheckAnnotation[] = [];
+  // Each file parsed once, however many overrides it holds.
+  const parsed = new Map<string, ParsedYaml | undefined>();
   for (const o of options.overrides) {
     const path = options.packagePath ? `${options.packagePath}/${o.file}` : o.file;
-    const text = options.text(path);
+    if (!parsed.has(path)) {
+      const text = options.text(path);
+      parsed.set(path, text ? parseForLocate(text) : undefined);
+    }
+    const file = parsed.get(path);
     const fieldPath = o.path
       .filter((p) => !p.startsWith("[="))
       .map((p) => (p.startsWith("[") ? p.split(",")[0].replace(/\]?$/, "]") : p))
       .join(".")
       .replace(/\.\[/g, "[");
-    const pos = text
-      ? locateInYaml({
-          text,
+    const pos = file
+      ? locateInParsed(file, {
           resourceRef: {
             apiVersion: o.resource.apiVersion,
             kind: o.resource.kind,

@@ -103,19 +103,32 @@ function rangeOf(target: Node | Pair): [number, number] | undefined {
   return target.range ? [target.range[0], target.range[1]] : undefined;
 }
 
+/** A file parsed once for {@link locateInParsed}: its documents and line counter. */
+export interface ParsedYaml {
+  docs: ReturnType<typeof parseAllDocuments>;
+  lineCounter: LineCounter;
+}
+
 /**
- * Resolves the position a result points at. Returns `undefined` when the text is not parseable YAML
- * or the document cannot be found; a field that cannot be found falls back to its resource's line.
+ * Parses `text` once for locating many results in it (no duplicate-key check: it is quadratic in the
+ * keys of one map and positions do not need it). `undefined` when the text is not YAML.
  */
-export function locateInYaml(options: LocateOptions): YamlPosition | undefined {
+export function parseForLocate(text: string): ParsedYaml | undefined {
   const lineCounter = new LineCounter();
-  let docs: ReturnType<typeof parseAllDocuments>;
   try {
-    docs = parseAllDocuments(options.text, { lineCounter });
+    const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: false });
+    return Array.isArray(docs) && docs.length > 0 ? { docs, lineCounter } : undefined;
   } catch {
     return undefined;
   }
-  if (!Array.isArray(docs) || docs.length === 0) return undefined;
+}
+
+/** Where a result points in a file already parsed by {@link parseForLocate} (see {@link locateInYaml}). */
+export function locateInParsed(
+  parsed: ParsedYaml,
+  options: Omit<LocateOptions, "text">,
+): YamlPosition | undefined {
+  const { docs, lineCounter } = parsed;
   const ref = options.resourceRef;
   const byIndex = options.index !== undefined ? docs[options.index] : undefined;
   const doc =
@@ -132,4 +145,14 @@ export function locateInYaml(options: LocateOptions): YamlPosition | undefined {
   const end = lineCounter.linePos(Math.max(range[0], range[1]));
   if (end.line !== start.line) return { line: start.line, endLine: start.line };
   return { line: start.line, endLine: start.line, column: start.col, endColumn: end.col };
+}
+
+/**
+ * Resolves the position a result points at. Returns `undefined` when the text is not parseable YAML
+ * or the document cannot be found; a field that cannot be found falls back to its resource's line.
+ * Parses the text each call: to locate many results in one file use {@link parseForLocate} once.
+ */
+export function locateInYaml(options: LocateOptions): YamlPosition | undefined {
+  const parsed = parseForLocate(options.text);
+  return parsed ? locateInParsed(parsed, options) : undefined;
 }

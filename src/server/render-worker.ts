@@ -6,6 +6,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
+import { gateFacts, type JudgedRenderResult } from "../lifecycle/gate-facts.js";
+import { locatePackageAnnotations } from "../report/annotations.js";
 import { createDefaultRuntime, type DefaultRuntimeOptions } from "../runtimes/default.js";
 import type { WorkerReply, WorkerRequest, WorkerSettings } from "./render-pool.js";
 
@@ -33,7 +35,14 @@ parentPort?.on("message", async ({ id, request }: WorkerRequest) => {
     return;
   }
   // The resources (yaml Documents) are for the CLI's `-o stdout` only; the app stores `files`.
-  const { resources: _resources, ...cloneable } = result;
+  const { resources: _resources, ...rest } = result;
+  // Worked out here, within the render's budgets: one parse per file, only the annotations that are
+  // sent, and the Kptfile comparisons of the merge gate.
+  const cloneable: JudgedRenderResult = {
+    ...rest,
+    annotations: locatePackageAnnotations(result, request.files),
+    gate: gateFacts(result, request.files),
+  };
   try {
     reply({ id, result: cloneable });
   } catch (err) {

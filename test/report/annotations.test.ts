@@ -4,6 +4,7 @@ import {
   buildAnnotations,
   limitAnnotations,
   type PackageReport,
+  reportAnnotations,
   yamlErrorAnnotation,
 } from "../../src/report/annotations.js";
 import { pkgReport, step } from "./fixtures.js";
@@ -115,6 +116,37 @@ describe("batchAnnotations", () => {
     }));
     expect(batchAnnotations(many).map((b) => b.length)).toEqual([50, 50, 20]);
     expect(batchAnnotations([])).toEqual([]);
+  });
+});
+
+describe("reportAnnotations", () => {
+  it("builds only the annotations it keeps, locating each in a file parsed once, and counts the rest", () => {
+    const docs = Array.from(
+      { length: 300 },
+      (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n`,
+    );
+    const pkg = pkgReport({
+      packagePath: "p",
+      files: { "cms.yaml": docs.join("---\n"), Kptfile: "kind: Kptfile\n" },
+      steps: [
+        step({
+          name: "kubeconform",
+          kind: "validator",
+          exitCode: 1,
+          results: docs.map((_, i) => ({
+            message: `bad ${i}`,
+            severity: "error" as const,
+            resourceRef: { apiVersion: "v1", kind: "ConfigMap", name: `cm-${i}` },
+            file: { path: "cms.yaml", index: i },
+          })),
+        }),
+      ],
+    });
+    const { annotations, omitted } = reportAnnotations([pkg], 5);
+    expect(annotations.map((a) => [a.path, a.start_line, a.message])).toEqual(
+      [0, 1, 2, 3, 4].map((i) => ["p/cms.yaml", 1 + 5 * i, `bad ${i}`]),
+    );
+    expect(omitted).toBe(295);
   });
 });
 

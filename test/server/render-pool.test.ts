@@ -2,6 +2,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderPackage } from "../../src/engine/render.js";
+import { gateFacts, type JudgedRenderResult } from "../../src/lifecycle/gate-facts.js";
+import { locatePackageAnnotations } from "../../src/report/annotations.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
 import { DEFAULT_RENDER_BUDGET } from "../../src/server/render-budget.js";
 import {
@@ -63,10 +65,14 @@ describe("render pool (worker threads with budgets)", () => {
     expect(inWorker.ok).toBe(true);
     expect(decoder.decode(inWorker.files?.get("deploy.yaml"))).toContain("namespace: prod");
     const { resources: _r, ...expected } = inProcess;
-    expect({ ...inWorker, steps: inWorker.steps.map((s) => ({ ...s, durationMs: 0 })) }).toEqual({
+    const { annotations, gate, ...rendered } = inWorker as JudgedRenderResult;
+    expect({ ...rendered, steps: rendered.steps.map((s) => ({ ...s, durationMs: 0 })) }).toEqual({
       ...expected,
       steps: expected.steps.map((s) => ({ ...s, durationMs: 0 })),
     });
+    // The worker also located the annotations and worked out the gate's Kptfile facts, as the main thread would.
+    expect(annotations).toEqual(locatePackageAnnotations(inProcess, input));
+    expect(gate).toEqual(gateFacts(inProcess, input));
   });
 
   it("stops a render over the time budget, names the package and the limit, and keeps serving", async () => {
