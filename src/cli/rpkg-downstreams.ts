@@ -71,7 +71,8 @@ function hostOf(env: CliIo["env"]): string {
   const api = env.GITHUB_API_URL?.trim();
   if (!api) return "github.com";
   const url = new URL(api);
-  return url.host === "api.github.com" ? "github.com" : url.host;
+  if (url.host === "api.github.com") return "github.com";
+  return url.protocol === "https:" ? url.host : `${url.protocol}//${url.host}`;
 }
 
 /** The command with injectable I/O; returns the exit code. */

@@ -1,7 +1,7 @@
 /**
  * Runs an `upstream` job (see ../lifecycle/upstream-job.ts): one repository, its state read when the job starts.
  */
-import type { RepoRef, RepoSnapshot, RepoTree } from "../github/port.js";
+import { isGitHubOutage, type RepoRef, type RepoSnapshot, type RepoTree } from "../github/port.js";
 import type { LifecycleDeps, UpstreamServices } from "../lifecycle/deps.js";
 import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/downstream-index.js";
 import { latestRevision, parseDraftBranch, UPGRADE_WORKSPACE } from "../lifecycle/revision-naming.js";
@@ -70,6 +70,30 @@ function toRepo(key: string): RepoRef {
   return { owner, repo };
 }
 
+/**
+ * The newest published revision of a downstream's upstream package, or undefined when its repository
+ * cannot be read (not granted, deleted, GitHub refusing): that upstream is skipped and logged, and the
+ * pass goes on with the others. An outage (5xx, rate limit) still fails the job, to be retried.
+ */
+async function newestRevision(port: UpstreamPort, e: DownstreamEntry, log: LifecycleDeps["log"]) {
+  try {
+    const tags = await port.listTags({
+      repo: toRepo(e.upstream.repo),
+      prefix: e.upstream.package ? `${e.upstream.package}/v` : "v",
+    });
+    return latestRevision(
+      tags.map((t) => t.name),
+      e.upstream.package,
+    );
+  } catch (error) {
+    if (isGitHubOutage(error)) throw error;
+    log.warn(
+      `upstream ${e.upstream.repo} of ${e.repo}/${e.package} cannot be read, skipped: ${(error as Error).message}`,
+    );
+    return undefined;
+  }
+}
+
 /** Runs one upstream job; returns a line for the log. */
 export async function runUpstreamJob(
   job: UpstreamJob,
@@ -107,19 +131,7 @@ export async function runUpstreamJob(
       let behind = 0;
       for (const e of entries) {
         const key = `${e.upstream.repo}\u0000${e.upstream.package}`;
-        if (!latest.has(key)) {
-          const tags = await port.listTags({
-            repo: toRepo(e.upstream.repo),
-            prefix: e.upstream.package ? `${e.upstream.package}/v` : "v",
-          });
-          latest.set(
-            key,
-            latestRevision(
-              tags.map((t) => t.name),
-              e.upstream.package,
-            ),
-          );
-        }
+        if (!latest.has(key)) latest.set(key, await newestRevision(port, e, lifecycle.log));
         const newest = latest.get(key);
         if (newest === undefined || e.lock.revision === undefined || newest <= e.lock.revision) continue;
         behind++;

@@ -57,7 +57,10 @@ export function claimKey(repo: RepoRef, sha: string): string {
 /** What the upstream jobs need from the app (beyond a job's lifecycle dependencies). */
 export interface UpstreamServices {
   index: DownstreamIndex;
-  /** The GitHub host upstream URLs are compared with (`github.com`, or the GHE host). */
+  /**
+   * The GitHub host upstream URLs are read against (`github.com`, or the GHE host; with its scheme when
+   * that is not https: `http://127.0.0.1:8080`). See readUpstreamUrl.
+   */
   host: string;
   /** Its web base URL (`https://github.com`, `http://127.0.0.1:8080`). */
   webBase: string;

@@ -20,5 +20,13 @@ export async function createUpstreamServices(options: {
   const index = env.REDIS_URL
     ? await RedisDownstreamIndex.connect(env.REDIS_URL)
     : new MemoryDownstreamIndex();
-  return { index, host, webBase: `${protocol}://${host}`, queue: options.queue, log: options.log };
+  // Upstream URLs are read against the host with its scheme when that is not https (a local GitHub).
+  const readAgainst = protocol === "https" ? host : `${protocol}://${host}`;
+  return {
+    index,
+    host: readAgainst,
+    webBase: `${protocol}://${host}`,
+    queue: options.queue,
+    log: options.log,
+  };
 }

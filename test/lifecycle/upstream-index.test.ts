@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { downstreamsInRepository, MemoryDownstreamIndex } from "../../src/lifecycle/downstream-index.js";
-import { parseUpstreamUrl, refForRevision, revisionOfRef } from "../../src/lifecycle/upstream-source.js";
+import {
+  parseUpstreamUrl,
+  readUpstreamUrl,
+  refForRevision,
+  revisionOfRef,
+} from "../../src/lifecycle/upstream-source.js";
 
 describe("upstream sources", () => {
   it("reads the repository of an upstream URL on the app's host, with or without .git", () => {
@@ -9,14 +14,42 @@ describe("upstream sources", () => {
       "https://github.com/org/blueprints",
       "https://github.com/org/blueprints.git",
       "https://github.com/org/blueprints/",
-      "git@github.com:org/blueprints.git",
-      "ssh://git@github.com/org/blueprints.git",
+      "HTTPS://GitHub.com/org/blueprints.git",
     ]) {
       expect(parseUpstreamUrl(url, "github.com"), url).toEqual(want);
     }
-    expect(parseUpstreamUrl("http://127.0.0.1:8080/org/blueprints.git", "127.0.0.1:8080")).toEqual(want);
+    expect(parseUpstreamUrl("http://127.0.0.1:8080/org/blueprints.git", "http://127.0.0.1:8080")).toEqual(
+      want,
+    );
     expect(parseUpstreamUrl("https://gitlab.com/org/blueprints", "github.com")).toBeUndefined();
     expect(parseUpstreamUrl("https://github.com/org/blueprints/tree/main", "github.com")).toBeUndefined();
+  });
+
+  it("refuses every other form with the reason: schemes, hosts, ports, userinfo, dot segments, encodings", () => {
+    const refused = (url: string, base = "github.com") => {
+      const reading = readUpstreamUrl(url, base);
+      return "refused" in reading ? reading.refused : `accepted ${JSON.stringify(reading.repo)}`;
+    };
+    expect(refused("git@github.com:org/blueprints.git")).toMatch(/is refused: it is not a URL/);
+    expect(refused("ssh://git@github.com/org/blueprints.git")).toMatch(/scheme ssh:\/\/ is not https:\/\//);
+    expect(refused("http://github.com/org/blueprints")).toMatch(/scheme http:\/\/ is not https/);
+    expect(refused("file:///etc/passwd")).toMatch(/scheme file:\/\//);
+    expect(refused("https://user:pw@github.com/org/blueprints")).toMatch(/userinfo/);
+    expect(refused("https://github.com:8443/org/blueprints")).toMatch(/port of github.com:8443/);
+    expect(refused("https://gitlab.com/org/blueprints")).toMatch(/gitlab.com is not github.com/);
+    expect(refused("http://127.0.0.1:8080/../_control/faults", "http://127.0.0.1:8080")).toMatch(
+      /dot segments/,
+    );
+    expect(refused("https://github.com/org/../blueprints")).toMatch(/dot segments/);
+    expect(refused("https://github.com/org/%2e%2e")).toMatch(/percent-encoded/);
+    expect(refused("https://github.com/org/blueprints/tree/main")).toMatch(/not exactly \/<owner>\/<repo>/);
+    expect(refused("https://github.com/org/blueprints?x=1")).toMatch(/query or fragment/);
+    expect(refused("https://github.com/or.g/blueprints")).toMatch(/not a GitHub account name/);
+    expect(refused("https://github.com/org/blue$prints")).toMatch(/not a GitHub repository name/);
+    expect(refused("https://github.com/org/blueprints")).toContain("accepted");
+    expect(refused("ssh://git@github.com/org/blueprints.git")).toContain(
+      "porchlight reads upstreams only as https://github.com/<owner>/<repo>[.git]",
+    );
   });
 
   it("reads revisions from Porch tags and keeps the Kptfile's ref style", () => {

@@ -6,6 +6,7 @@
  * both carry Octokit's retry and throttling plugins.
  */
 import type { GitHubPort } from "../port.js";
+import { repoNameProblem, UnsafeRepositoryError } from "../repo-name.js";
 import { checkOperations } from "./checks.js";
 import type { Octokit } from "./client.js";
 import { commentOperations } from "./comments.js";
@@ -23,11 +24,33 @@ export { installationClients } from "./installation.js";
  */
 export function createOctokitPort(octokit: Octokit, options: { reads?: Octokit } = {}): GitHubPort {
   const reads = options.reads ?? octokit;
-  return {
+  return guardRepositories({
     ...repoOperations(octokit, reads),
     ...gitOperations(octokit, reads),
     ...checkOperations(octokit),
     ...pullOperations(octokit),
     ...commentOperations(octokit),
-  };
+  });
+}
+
+/**
+ * The port, refusing (UnsafeRepositoryError, before any request) an operation whose `repo` is not a
+ * GitHub owner and repository name: a name with `/`, `..` or other characters would make the request's
+ * path leave `/repos/{owner}/{repo}/`.
+ */
+function guardRepositories(port: GitHubPort): GitHubPort {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, operation] of Object.entries(port)) {
+    if (typeof operation !== "function") continue;
+    guarded[name] = (options: unknown, ...rest: unknown[]) => {
+      const repo = (options as { repo?: { owner?: unknown; repo?: unknown } } | undefined)?.repo;
+      if (repo !== undefined) {
+        const problem = repoNameProblem(repo.owner, repo.repo);
+        if (problem)
+          return Promise.reject(new UnsafeRepositoryError(`porchlight: refused ${name}: ${problem}`));
+      }
+      return operation(options, ...rest);
+    };
+  }
+  return guarded as unknown as GitHubPort;
 }
