@@ -230,7 +230,12 @@ export class Compiler {
       }
     };
     const b = bad(r.value);
-    if (b && !(b === "var" && r.args)) this.fail(r.value.pos, `invalid \`${b}\` in default value`);
+    if (b && !(b === "var" && r.args)) {
+      this.fail(
+        r.value.pos,
+        `invalid \`${b}\` in default value${b === "membership" ? ": unexpected keyword `in`" : ""}`,
+      );
+    }
   }
 
   fail(pos: Pos, msg: string, kind = "rego_compile_error"): never {

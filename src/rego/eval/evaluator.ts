@@ -820,7 +820,11 @@ export class Evaluator {
       const f = target.node.funcs[0] ?? target.node.defaults[0];
       if (!f || !f.rule.args) {
         if (target.node.kind !== undefined && target.node.kind !== "func") {
-          throw new RegoEvalError(`${target.name} is not a function`, t.pos, "rego_type_error");
+          throw new RegoEvalError(
+            `${target.name} is not a function (could not find function ${target.name})`,
+            t.pos,
+            "rego_type_error",
+          );
         }
         throw new RegoEvalError(`could not find function ${target.name}`, t.pos, "rego_type_error");
       }

@@ -99,7 +99,7 @@ class Parser {
         continue;
       }
       if (head !== "data" && head !== "input")
-        this.err(`unexpected import path, must begin with one of: {data, input}`, it);
+        this.err(`invalid import path: import path must begin with one of: {data, future, input, rego}`, it);
       imports.push({ path, names, alias, pos: this.pos(it) });
     }
     const rules: Rule[] = [];
