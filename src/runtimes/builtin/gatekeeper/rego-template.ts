@@ -1,7 +1,8 @@
 /**
  * A ConstraintTemplate's Rego compiled with porchlight's Rego evaluator (`src/rego/`), checked as
  * Gatekeeper checks it when the template is added (a `violation` rule, libs under `package lib.*`,
- * imports of `data.lib.*` and `future.keywords`/`rego.v1` only), and evaluated as Gatekeeper's audit
+ * imports of `data.lib.*` and `future.keywords`/`rego.v1` only, no `data` read but `data.lib.*` and
+ * `data.inventory`), and evaluated as Gatekeeper's audit
  * does: `data.<package>.violation` with `input = {review, parameters}` and `data.inventory`, builtins
  * non-strict. Each template compiles on its own, so templates that share a package name or a lib do
  * not collide (Gatekeeper gives each a package of its own).
@@ -9,6 +10,7 @@
 import { type CompiledPolicy, compileModulesCached, fromJS } from "../../../rego/index.js";
 import { GatekeeperError } from "./errors.js";
 import type { Review } from "./inventory.js";
+import { allowedDataRef, dataRefs } from "./rego-refs.js";
 import { ADMISSION_TARGET, type RegoCode } from "./templates.js";
 
 /** `data.inventory` converted once for every evaluation of a run (the evaluator takes it as is). */
@@ -45,13 +47,35 @@ function entryName(kind: string): string {
   return `templates["${ADMISSION_TARGET}"]["${kind}"]`;
 }
 
+function libName(kind: string, index: number): string {
+  return `libs.${ADMISSION_TARGET}.${kind}["lib_${index}"]`;
+}
+
 function compile(kind: string, code: RegoCode): CompiledPolicy {
   const entry = entryName(kind);
   const modules = [
     { path: entry, source: code.rego },
-    ...code.libs.map((source, i) => ({ path: `libs.${ADMISSION_TARGET}.${kind}["lib_${i}"]`, source })),
+    ...code.libs.map((source, i) => ({ path: libName(kind, i), source })),
   ];
   return compileModulesCached(modules, { regoVersion: "v0" });
+}
+
+/** What Gatekeeper's rewriter refuses in a template's Rego, as it words it, or undefined. */
+function gatekeeperProblem(kind: string, code: RegoCode): string | undefined {
+  if (!VIOLATION_RULE.test(code.rego))
+    return "invalid rego: invalid module: missing required rules: [violation]";
+  const badLib = code.libs.map(packageOf).find((p) => !p.startsWith("lib."));
+  if (badLib !== undefined) return `invalid lib prefix: path data.${badLib} not found in lib prefixes`;
+  const modules = [code.rego, ...code.libs];
+  if (modules.some((source) => BAD_IMPORT.test(source))) return "invalid import: bad import";
+  for (const [i, source] of modules.entries()) {
+    const disallowed = dataRefs(source).filter((ref) => !allowedDataRef(ref));
+    if (disallowed.length === 0) continue;
+    const module = i === 0 ? entryName(kind) : libName(kind, i - 1);
+    const list = disallowed.map((ref) => `disallowed ref ${ref}\n`).join("");
+    return `invalid data references: check refs failed on module ${module}: errors (${disallowed.length}):\n${list}`;
+  }
+  return undefined;
 }
 
 /**
@@ -69,16 +93,9 @@ export function compileRegoTemplate(name: string, kind: string, code: RegoCode):
   } catch (err) {
     throw fail((err as Error).message);
   }
+  const problem = gatekeeperProblem(kind, code);
+  if (problem) throw fail(problem);
   const entryPackage = packageOf(code.rego);
-  if (!VIOLATION_RULE.test(code.rego)) {
-    throw fail("invalid rego: invalid module: missing required rules: [violation]");
-  }
-  const badLib = code.libs.map(packageOf).find((p) => !p.startsWith("lib."));
-  if (badLib !== undefined) throw fail(`invalid lib prefix: path data.${badLib} not found in lib prefixes`);
-  for (const source of [code.rego, ...code.libs]) {
-    const bad = BAD_IMPORT.exec(source);
-    if (bad) throw fail(`invalid import: bad import`);
-  }
   const query = `data.${entryPackage}.violation`;
   return {
     violations(review, parameters, inventory, timeoutMs) {

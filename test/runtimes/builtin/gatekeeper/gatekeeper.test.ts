@@ -180,6 +180,36 @@ spec:
     );
   });
 
+  it("refuses templates that read data other than data.lib and data.inventory, or import input, as Gatekeeper does", async () => {
+    const reading = await runBuiltin(
+      gatekeeper,
+      join(
+        BANNED_KEYS.replace(
+          "count(overlap) > 0",
+          "count(overlap) > 0\n          data.kubernetes.namespaces[_]",
+        ),
+        configMap("a", 1),
+      ),
+    );
+    expect(reading.results).toEqual([
+      {
+        message:
+          'adding template "k8sbannedconfigmapkeys": invalid ConstraintTemplate: invalid data references: check refs failed on module templates["admission.k8s.gatekeeper.sh"]["K8sBannedConfigMapKeys"]: errors (1):\ndisallowed ref data.kubernetes.namespaces[_]\n',
+        severity: "error",
+      },
+    ]);
+    const importing = await runBuiltin(
+      gatekeeper,
+      join(
+        BANNED_KEYS.replace("package ban_keys\n", "package ban_keys\n        import input.review\n"),
+        configMap("a", 1),
+      ),
+    );
+    expect(importing.results[0].message).toBe(
+      'adding template "k8sbannedconfigmapkeys": invalid ConstraintTemplate: invalid import: bad import',
+    );
+  });
+
   it("evaluates CEL-only (K8sNativeValidation) templates", async () => {
     const template = `apiVersion: templates.gatekeeper.sh/v1
 kind: ConstraintTemplate
