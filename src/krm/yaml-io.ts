@@ -24,6 +24,9 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
+import { writeDocument } from "../yaml/from-document.js";
+import { deriveSeqIndent, readYamlStream, type StreamDocument } from "../yaml/index.js";
+import { nodeToDocument } from "../yaml/to-document.js";
 import { goDoubleQuoted, goStringStyle } from "./go-yaml-style.js";
 import { toYamlSyntaxError } from "./yaml-errors.js";
 
@@ -114,6 +117,27 @@ function isNullDocument(doc: Document): boolean {
  * Parses one YAML file. Throws `YamlSyntaxError` (file and Go-worded line) on bad YAML.
  */
 export function parseYamlFile(path: string, text: string): ParsedFile {
+  if (process.env.PORCHLIGHT_OLD_READER === "1") return parseYamlFileWithYamlPackage(path, text);
+  let stream: StreamDocument[];
+  try {
+    stream = readYamlStream(text);
+  } catch {
+    // The `yaml` package's reading words the error as kpt does (or reads what ours refused).
+    return parseYamlFileWithYamlPackage(path, text);
+  }
+  const contentChunks = stream.length > 0 ? splitChunks(text).filter((c) => !isBlankChunk(c)) : [];
+  const sourceOk = contentChunks.length === stream.length;
+  const docs: ParsedDocument[] = stream.map((d, index) => ({
+    doc: nodeToDocument(d.node),
+    source: sourceOk ? contentChunks[index] : undefined,
+    index,
+    seqIndent: d.seqIndent,
+  }));
+  return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndent(text), docs };
+}
+
+/** `parseYamlFile` through the `yaml` package and the fix-ups of its comment placement. */
+function parseYamlFileWithYamlPackage(path: string, text: string): ParsedFile {
   // The yaml package's own duplicate-key check compares each key with every earlier one (quadratic in
   // a map's size); keys are checked here with a set instead, and a file that has a duplicate (or any
   // error) is parsed again with the package's check, whose errors are the ones reported.
@@ -368,6 +392,7 @@ export function documentText(doc: Document, seqIndent: SeqIndent, extra: ToStrin
  * would, no `---` marker (the file writer adds separators). Mutates the document's formatting only.
  */
 export function serializeChanged(doc: Document, seqIndent: SeqIndent): string {
+  if (process.env.PORCHLIGHT_OLD_WRITER !== "1") return writeDocument(doc, seqIndent === "compact");
   goNormalize(doc);
   // yaml.v3 writes a document's trailing comment right after the content (no blank line).
   const foot = doc.comment;

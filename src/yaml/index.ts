@@ -14,6 +14,8 @@ export { parseStream } from "./parser.js";
 export { longTag, resolvePlain, shortTag } from "./resolve.js";
 export { YamlError } from "./scanner.js";
 
+import { YamlError } from "./scanner.js";
+
 /** kyaml's sequence indentation styles. */
 export type SeqIndent = "compact" | "wide";
 
@@ -39,17 +41,82 @@ export function isEmptyDocument(doc: YNode): boolean {
  * @throws YamlError on bad YAML.
  */
 export function readYamlStream(text: string): StreamDocument[] {
-  const nodes = parseStream(text);
-  const chunks = nodes.length > 1 ? splitDocuments(text) : [text];
+  // kyaml's ByteReader: CRLF to LF, then each `---` line splits off a document decoded on its own.
+  const src = text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
+  const chunks = splitKyamlDocuments(src);
   const out: StreamDocument[] = [];
-  const aligned = chunks.length === nodes.length;
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i];
-    if (isEmptyDocument(node)) continue;
-    const seqIndent = deriveSeqIndent(aligned ? chunks[i] : text);
-    out.push({ node, index: out.length, seqIndent });
+  let line = 0;
+  let header = "";
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = i < chunks.length - 1 ? `${chunks[i].text}\n` : chunks[i].text;
+    if (i === 0 && chunks.length > 1 && !hasContent(chunk)) {
+      // Deliberately not kpt: a comment block above the first `---` (a licence header) is kept,
+      // as the head comment of the document after it.
+      header = headerComment(chunk);
+      line = chunks[i].nextLine;
+      continue;
+    }
+    const nodes = parseStream(chunk, line);
+    line = chunks[i].nextLine;
+    for (const node of nodes) {
+      if (isEmptyDocument(node)) continue;
+      if (header !== "") {
+        node.headComment = joinComment(header, node.headComment);
+        header = "";
+      }
+      out.push({ node, index: out.length, seqIndent: deriveSeqIndent(chunk) });
+    }
   }
   return out;
+}
+
+function joinComment(a: string, b: string): string {
+  return a === "" ? b : b === "" ? a : `${a}\n${b}`;
+}
+
+/** A comment-only text's comment lines, as yaml.v3 holds a comment (blank lines inside kept). */
+function headerComment(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim());
+  while (lines.length > 0 && lines[0] === "") lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.join("\n");
+}
+
+/**
+ * kyaml's `splitDocuments`: the text between separator lines (`\n---` to the end of its line); the
+ * line number each next chunk starts at.
+ */
+function splitKyamlDocuments(text: string): Array<{ text: string; nextLine: number }> {
+  const out: Array<{ text: string; nextLine: number }> = [];
+  let prev = 0;
+  let line = 0;
+  let at = text.indexOf("\n---");
+  while (at >= 0) {
+    const end = text.indexOf("\n", at + 1);
+    if (end < 0) break;
+    const rest = text.slice(at + 4, end).trim();
+    if (rest.length > 0 && rest[0] !== "#")
+      throw new YamlError(
+        `invalid document separator: ${text.slice(at + 1, end).trim()}`,
+        { index: at, line: 0, column: 0 },
+        "",
+        0,
+      );
+    const piece = text.slice(prev, at);
+    line += countLines(piece) + 2;
+    out.push({ text: piece, nextLine: line });
+    prev = end + 1;
+    at = text.indexOf("\n---", prev - 1);
+    if (at < prev - 1) break;
+  }
+  out.push({ text: text.slice(prev), nextLine: line });
+  return out;
+}
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 /** Writes one document as kyaml does (no `---`), compact or wide sequences. */

@@ -2,7 +2,8 @@
  * The node tree of our YAML layer, shaped like yaml.v3's `Node`: a kind, a style (bit set), a short
  * tag (`!!str`, `!!map`, `!Custom`), the scalar's text, anchor, alias target, children (a mapping
  * holds key, value, key, value...), head / line / foot comments (their text with `#`, lines joined
- * by "\n") and the 1-based line and column where the node starts (0 for nodes made in code).
+ * by "\n") and the 1-based line and column where the node starts (0 for nodes made in code). A
+ * document's `value` is `---` when it began with a document marker.
  */
 
 export enum Kind {

@@ -94,7 +94,6 @@ export class Parser {
   private stemComment: string | null = null;
   private tagDirectives: Array<[string, string]> = [];
   private done = false;
-  private started = false;
 
   constructor(text: string) {
     this.s = new Scanner(text);
@@ -259,7 +258,6 @@ export class Parser {
         }
       }
       const e = ev(E.DocumentStart, t.start, t.end);
-      this.started = true;
       e.head = head;
       e.implicit = true;
       return e;
@@ -273,13 +271,6 @@ export class Parser {
       this.states.push(P.DocumentEnd);
       this.state = P.DocumentContent;
       const e = ev(E.DocumentStart, start, t.end);
-      // Deliberately not yaml.v3: comments above a file's first `---` (a licence header) head the
-      // document instead of its first key, so they are written back above it, set apart.
-      if (!this.started && this.headComment.length > 0) {
-        e.head = this.headComment.replace(/\n+$/, "");
-        this.headComment = "";
-      }
-      this.started = true;
       this.s.skipToken();
       return e;
     }
@@ -695,7 +686,10 @@ class Composer {
   private event: Event | undefined;
   private anchors = new Map<string, YNode>();
 
-  constructor(private readonly p: Parser) {}
+  constructor(
+    private readonly p: Parser,
+    private readonly lineOffset: number,
+  ) {}
 
   peek(): E {
     if (this.event === undefined) this.event = this.p.next();
@@ -718,7 +712,7 @@ class Composer {
     else if (kind === Kind.Scalar) tag = resolvePlain(value);
     const n = new YNode(kind, tag, value);
     n.style = style;
-    n.line = e.start.line + 1;
+    n.line = e.start.line + 1 + this.lineOffset;
     n.column = e.start.column + 1;
     n.headComment = e.head;
     n.lineComment = e.line;
@@ -731,7 +725,7 @@ class Composer {
     if (this.peek() === E.StreamStart) this.take();
     if (this.peek() !== E.DocumentStart) return undefined;
     const e = this.take();
-    const n = this.make(Kind.Document, "", "", "", e);
+    const n = this.make(Kind.Document, "", "", e.implicit ? "" : "---", e);
     n.content.push(this.parse());
     if (this.peek() === E.DocumentEnd) {
       const end = this.take();
@@ -844,10 +838,10 @@ class Composer {
 /**
  * Parses every document of a YAML stream into yaml.v3-shaped document nodes (kinds, styles, tags,
  * comments, positions; aliases point at their anchored nodes). Duplicate mapping keys are kept as
- * read. @throws YamlError (`yaml: line N: ...`, yaml.v3's wording) on bad YAML.
+ * read; `firstLine` is added to their line numbers. @throws YamlError (`yaml: line N: ...`, yaml.v3's wording) on bad YAML.
  */
-export function parseStream(text: string): YNode[] {
-  const c = new Composer(new Parser(text));
+export function parseStream(text: string, firstLine = 0): YNode[] {
+  const c = new Composer(new Parser(text), firstLine);
   const docs: YNode[] = [];
   for (;;) {
     const d = c.document();

@@ -3,6 +3,7 @@
  * (expected texts checked with kpt 1.0.0-beta.56, `kpt fn render` of a package holding the file).
  */
 import { describe, expect, it } from "vitest";
+import { parseYamlFile, renderFileText } from "../../src/krm/yaml-io.js";
 import {
   Kind,
   mapGet,
@@ -125,5 +126,43 @@ describe("reader and writer, kpt's bytes", () => {
     expect(() => parseStream("a: b: c\n")).toThrow(YamlError);
     expect(() => parseStream("a: b: c\n")).toThrow(/mapping values are not allowed in this context/);
     expect(() => parseStream("a: [1, 2\n")).toThrow(/did not find expected ',' or ']'/);
+  });
+});
+
+describe("the engine's reading and writing through our layer (src/krm/yaml-io.ts)", () => {
+  const file = (text: string) => {
+    const parsed = parseYamlFile("r.yaml", text);
+    return renderFileText({
+      path: "r.yaml",
+      docs: parsed.docs.map((d) => ({ doc: d.doc, origin: d, originFile: parsed })),
+    });
+  };
+
+  it("reads a file with a duplicate mapping key and one with a double-quoted scalar at its key's indent", () => {
+    expect(file('kind: A\ndata:\n  a: "1"\n  a: "2"\n')).toBe('kind: A\ndata:\n  a: "1"\n  a: "2"\n');
+    expect(file('kind: A\ndata:\n  msg: "hello\n  world"\n')).toBe('kind: A\ndata:\n  msg: "hello world"\n');
+  });
+
+  it("keeps a comment at column 0 before --- below the document, without a blank line (kyaml splits documents)", () => {
+    const text = "kind: A\nspec:\n  c:\n    y: 1\n    # inner end\n  # outer end\n# doc end\n---\nkind: B\n";
+    expect(file(text)).toBe(text);
+  });
+
+  it("writes a CRLF file's key-line comment on its key line", () => {
+    expect(file("kind: A\r\nmetadata: # kpt-merge: /x\r\n  name: x\r\n")).toBe(
+      "kind: A\nmetadata: # kpt-merge: /x\n  name: x\n",
+    );
+  });
+
+  it("reads into Documents a function can edit, written back with the edit only", () => {
+    const parsed = parseYamlFile(
+      "r.yaml",
+      "kind: A # k\nmetadata:\n  # n\n  name: x\nlist:\n- a\n- b # two\n",
+    );
+    const doc = parsed.docs[0].doc;
+    doc.setIn(["metadata", "namespace"], "prod");
+    expect(
+      renderFileText({ path: "r.yaml", docs: [{ doc, origin: parsed.docs[0], originFile: parsed }] }),
+    ).toBe("kind: A # k\nmetadata:\n  # n\n  name: x\n  namespace: prod\nlist:\n- a\n- b # two\n");
   });
 });
