@@ -9,7 +9,8 @@
  *   it stood apart) into another;
  * - functions over 60 lines and files over 300 lines, outside `src/starlark/` (the interpreter is exempt).
  *
- * Usage: `node scripts/floor-figures.mjs [--list]` (`--list` names every function and file over its limit).
+ * Usage: `node scripts/floor-figures.mjs [--list]` (`--list` names every function and file over its limit);
+ * `--check` (run by `npm run lint`) applies the floors' import rules below instead and exits 1 when one breaks.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -20,6 +21,57 @@ const SRC = path.join(ROOT, "src");
 const FUNCTION_LIMIT = 60;
 const FILE_LIMIT = 300;
 const list = process.argv.includes("--list");
+const check = process.argv.includes("--check");
+
+const below = (...folders) => new RegExp(`^src/(${folders.join("|")})/`);
+const any = (...patterns) => ({ test: (path) => patterns.some((p) => p.test(path)) });
+const INDEX = /^src\/index\.ts$/;
+const USE_CASE = /^src\/lifecycle\/[^/]+\//;
+/** The floors, as README's folder map states them: [name, from, to, (from, to) => extra test]. */
+const RULES = [
+  [
+    "jobs/ is imported by src/index.ts alone",
+    { test: (f) => !INDEX.test(f) && !f.startsWith("src/jobs/") },
+    below("jobs"),
+  ],
+  [
+    "a use-case folder never imports a sibling",
+    USE_CASE,
+    USE_CASE,
+    (f, t) => f.split("/")[2] !== t.split("/")[2],
+  ],
+  ["lifecycle's ground files import no use-case folder", /^src\/lifecycle\/[^/]+\.ts$/, USE_CASE],
+  [
+    "lifecycle never imports the process, the dispatcher, handlers, the CLI or a runtime",
+    /^src\/lifecycle\//,
+    any(below("server", "jobs", "handlers", "cli", "runtimes"), INDEX),
+  ],
+  [
+    "handlers only make jobs",
+    /^src\/handlers\//,
+    any(USE_CASE, below("server", "jobs", "engine", "runtimes", "cli")),
+  ],
+  [
+    "server/ implements ports and calls no use-case",
+    /^src\/server\//,
+    any(USE_CASE, below("jobs", "handlers", "cli")),
+  ],
+  [
+    "engine, runtimes, kptfile, krm, yaml and the interpreters know no app",
+    below("engine", "runtimes", "kptfile", "krm", "yaml", "starlark", "rego", "schemas"),
+    any(below("github", "handlers", "lifecycle", "jobs", "server", "cli", "report", "config"), INDEX),
+  ],
+  [
+    "report/ is pure",
+    /^src\/report\//,
+    any(below("lifecycle", "jobs", "server", "handlers", "cli", "runtimes"), INDEX),
+  ],
+  [
+    "github/ is the port and its adapter",
+    /^src\/github\//,
+    any(below("lifecycle", "jobs", "handlers", "server", "cli", "engine", "runtimes"), INDEX),
+  ],
+];
 
 function sourceFiles(dir) {
   const out = [];
@@ -178,6 +230,26 @@ for (const [file, info] of read) {
 }
 
 const circles = components(fileGraph).filter((part) => part.length > 1);
+
+if (check) {
+  const broken = [];
+  for (const [file, targets] of fileGraph) {
+    for (const target of targets) {
+      const [f, t] = [rel(file), rel(target)];
+      for (const [name, from, to, extra] of RULES) {
+        if (from.test(f) && to.test(t) && (!extra || extra(f, t))) broken.push(`${name}: ${f} -> ${t}`);
+      }
+    }
+  }
+  // The Starlark interpreter's value types and its thread are one circle on purpose; the Rego
+  // interpreter's compiler/evaluator/index circle is its authors' to open (counted by the figures).
+  const interpreter = (f) => /^src\/(starlark|rego)\//.test(rel(f));
+  for (const part of circles.filter((p) => !p.every(interpreter)))
+    broken.push(`no file circle: ${part.map(rel).join(" <-> ")}`);
+  for (const line of broken) console.error(`floor broken — ${line}`);
+  console.log(`floors: ${RULES.length + 1} import rules over ${files.length} files, ${broken.length} broken`);
+  process.exit(broken.length > 0 ? 1 : 0);
+}
 const upward = components(roomGraph)
   .filter((part) => part.length > 1)
   .flatMap((part) => upwardArrows(part, roomGraph));

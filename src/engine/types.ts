@@ -22,7 +22,7 @@ export type PackageFiles = ReadonlyMap<string, Uint8Array>;
 export type PushOnFailure = "None" | "Unrendered" | "PartiallyRendered";
 
 /** The Kptfile status types live with the Kptfile model. */
-export type { KptfileCondition, KptfileStatus, RenderStatus, StepStatus } from "../kptfile/status.js";
+export type { KptfileStatus, StepStatus } from "../kptfile/status.js";
 
 /** How the Kptfile `status` is written (see `RenderOptions.kptfileStatus`). */
 export type KptfileStatusMode = "full" | "conditions";

@@ -3,7 +3,9 @@
  * on the common path: a hand check (`KPTFILE_SHAPE`, mirroring `defineKptfileSchemas`) accepts a valid
  * Kptfile without loading zod; anything it does not accept goes to the zod schema, which decides and
  * words the errors (kpt's messages come from its issues). The hand check only ever accepts what zod
- * accepts, and returns the same data (zod's output keeps the input's key order; the input is fresh).
+ * accepts, and returns the same data as zod: the same values, the schema's fields in the schema's order
+ * (zod's output lists an object's known fields in its shape's order, whatever the input's order; maps
+ * such as `labels` and free objects such as `config` keep the input's order).
  */
 import { createRequire } from "node:module";
 import type { z as Zod } from "zod";
@@ -118,6 +120,21 @@ export function fitsShape(value: unknown, shape: FieldShape): boolean {
   return true;
 }
 
+/**
+ * `value` (which {@link fitsShape} accepted) with each object's fields in `shape`'s order, as zod
+ * outputs them; maps, free objects and unknown values are returned as they are.
+ */
+export function inShapeOrder(value: unknown, shape: FieldShape): unknown {
+  if (typeof shape === "string") return value;
+  if ("items" in shape) return (value as unknown[]).map((item) => inShapeOrder(item, shape.items));
+  const input = value as Record<string, unknown>;
+  const output: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(shape.fields)) {
+    if (Object.hasOwn(input, key)) output[key] = inShapeOrder(input[key], field);
+  }
+  return output;
+}
+
 type Schemas = ReturnType<typeof defineKptfileSchemas>;
 let schemas: Schemas | undefined;
 
@@ -138,6 +155,8 @@ export type KptfileDecoding = ReturnType<Schemas["kptfileSchema"]["safeParse"]>;
 
 /** Decodes a Kptfile's plain data strictly: the hand check, else zod (whose result is returned). */
 export function decodeKptfileData(data: unknown): KptfileDecoding {
-  if (fitsShape(data, KPTFILE_SHAPE)) return { success: true, data: data as Kptfile } as KptfileDecoding;
+  if (fitsShape(data, KPTFILE_SHAPE)) {
+    return { success: true, data: inShapeOrder(data, KPTFILE_SHAPE) as Kptfile } as KptfileDecoding;
+  }
   return kptfileSchemas().kptfileSchema.safeParse(data);
 }

@@ -616,11 +616,6 @@ export function renderFileText(options: { path: string; docs: readonly DocumentT
     .join("---\n");
 }
 
-/** Whether a value is a yaml Document (for defensive checks on function output). */
-export function isYamlDocument(value: unknown): value is Document {
-  return isDocument(value);
-}
-
 /**
  * Moves a document's leading comment that a blank line sets apart from the content onto the first key
  * (the blank line goes), as kpt's function round trip does for every resource a function returns: in a

@@ -29,7 +29,7 @@ import { renderNotes } from "../report/messages.js";
 import { factsOf } from "./gate-facts.js";
 import { changedPathsOf } from "./render-at-sha.js";
 
-export type { GateProblem, GateVerdict };
+export type { GateVerdict };
 export { onlyRenderStatusDiffers };
 
 /** The failing steps of a package, one line each: `` mutator `image` exited 1: stderr's first line ``. */

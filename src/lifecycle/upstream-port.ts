@@ -7,7 +7,8 @@ import type { FileTree } from "../pkg/files.js";
 import type { FetchedPackage, UpstreamFetcher, UpstreamSpec } from "../pkg/update.js";
 import { packageOfDirectory, parseUpstreamUrl } from "./upstream-source.js";
 
-export type { UpstreamPort, UpstreamPortExtras } from "../github/upstream-extras.js";
+/** The port the upstream use-cases read and write drafts through: the one GitHub port. */
+export type UpstreamPort = GitHubPort;
 
 /** A package's files at a commit, and the git modes of executable files. */
 export interface PackageFiles {

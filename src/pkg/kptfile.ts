@@ -19,16 +19,6 @@ export interface KptfileData {
   status: unknown;
 }
 
-/** kpt's update strategies (`upstream.updateStrategy`). */
-export const UPDATE_STRATEGIES = [
-  "resource-merge",
-  "fast-forward",
-  "force-delete-replace",
-  "copy-merge",
-] as const;
-/** An update strategy name. */
-export type UpdateStrategy = (typeof UPDATE_STRATEGIES)[number];
-
 /** Decodes a Kptfile (kpt's strict decoding). Throws `KptfileError` naming `file`. */
 export function parseKptfile(file: string, content: Buffer | string): KptfileData {
   const text = typeof content === "string" ? content : content.toString("utf8");

@@ -197,13 +197,6 @@ export function validateAgainstSchema(
   return new Validator(options).validate(schema, value, [], false);
 }
 
-/** Go's `%v` of a number or string value as jsonschema displays it (strings in single quotes). */
-export function displayValue(value: unknown): string {
-  if (typeof value === "string") return quoteSingle(value);
-  if (value !== null && typeof value === "object") return "value";
-  return String(value);
-}
-
 /** jsonschema's `quote`: Go's `%q` with single quotes outside. */
 export function quoteSingle(text: string): string {
   const inner = JSON.stringify(text).slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'");

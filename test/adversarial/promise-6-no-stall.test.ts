@@ -12,9 +12,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuiltCli, repoRoot, sharedDir } from "../helpers/built-cli.js";
+import { providedByCi } from "../helpers/ci-provides.js";
 
 const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
-const available = existsSync(scenarioPath);
+const available = providedByCi(
+  "promise 6 (fake GitHub)",
+  existsSync(scenarioPath),
+  `${scenarioPath} is absent`,
+);
 if (!available) console.warn(`promise 6 skipped: ${scenarioPath} is absent (fake GitHub not available)`);
 
 // biome-ignore lint/suspicious/noExplicitAny: the fake is plain JavaScript imported at test time.

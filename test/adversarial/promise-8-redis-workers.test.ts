@@ -13,10 +13,15 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuiltCli, repoRoot, sharedDir } from "../helpers/built-cli.js";
+import { providedByCi } from "../helpers/ci-provides.js";
 import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis.js";
 
 const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
-const haveFake = existsSync(scenarioPath);
+const haveFake = providedByCi(
+  "promise 8 (fake GitHub)",
+  existsSync(scenarioPath),
+  `${scenarioPath} is absent`,
+);
 const haveRedis = redisAvailable();
 if (!haveFake)
   console.warn(`promise 8 (Redis) skipped: ${scenarioPath} is absent (fake GitHub not available)`);

@@ -11,9 +11,14 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuiltCli, sharedDir } from "../helpers/built-cli.js";
+import { providedByCi } from "../helpers/ci-provides.js";
 
 const conformanceDir = path.join(sharedDir, "conformance");
-const available = existsSync(path.join(conformanceDir, "run.sh"));
+const available = providedByCi(
+  "kpt conformance",
+  existsSync(path.join(conformanceDir, "run.sh")),
+  `${path.join(conformanceDir, "run.sh")} is absent`,
+);
 if (!available) console.warn(`conformance skipped: ${conformanceDir}/run.sh is absent`);
 
 /** The `kpt fn eval` groups, run with `EVAL_CMD`. */

@@ -12,10 +12,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ensureBuiltCli, sharedDir } from "../helpers/built-cli.js";
+import { providedByCi } from "../helpers/ci-provides.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
-const available = existsSync(scenarioPath);
+const available = providedByCi(
+  "npm start smoke (fake GitHub)",
+  existsSync(scenarioPath),
+  `${scenarioPath} is absent`,
+);
 if (!available) console.warn(`e2e skipped: ${scenarioPath} is absent (fake GitHub not available)`);
 
 // biome-ignore lint/suspicious/noExplicitAny: the fake is plain JavaScript imported at test time.

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { providedByCi } from "./ci-provides.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const REST_OPERATIONS_PATH = path.resolve(repoRoot, "../shared/github-api/rest-operations.json");
@@ -40,8 +41,14 @@ let cache: Map<string, Operation> | null | undefined;
 /** The operations keyed `METHOD /path/{template}`, or `null` (with a visible warning) when the file is absent. */
 export function loadOperations(): Map<string, Operation> | null {
   if (cache !== undefined) return cache;
-  if (!existsSync(REST_OPERATIONS_PATH)) {
-    console.warn(`github-schema: ${REST_OPERATIONS_PATH} is absent: request bodies are NOT validated`);
+  const present = existsSync(REST_OPERATIONS_PATH);
+  if (
+    !providedByCi(
+      "github-schema",
+      present,
+      `${REST_OPERATIONS_PATH} is absent: request bodies are NOT validated`,
+    )
+  ) {
     cache = null;
     return cache;
   }

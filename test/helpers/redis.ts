@@ -1,13 +1,14 @@
 /**
  * A throwaway redis-server for tests that need a real Redis (BullMQ): started on a free loopback port
- * with no persistence, stopped by the test. `.ci/run` installs redis-server when it is missing; elsewhere
- * tests skip visibly when it cannot start.
+ * with no persistence, stopped by the test. `.ci/run` installs redis-server: under CI a missing one fails
+ * the suite; elsewhere tests skip visibly.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { providedByCi } from "./ci-provides.js";
 
 /** A running redis-server. */
 export interface TestRedis {
@@ -16,14 +17,18 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-/** Whether a redis-server binary is on PATH. */
+/**
+ * Whether a redis-server binary runs from PATH (`redis-server --version`); false with a warning when not,
+ * and under CI (which installs it) a thrown error saying why.
+ */
 export function redisAvailable(): boolean {
+  let why = "";
   try {
-    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
+    execFileSync("redis-server", ["--version"], { stdio: "ignore", timeout: 60_000 });
+  } catch (err) {
+    why = `redis-server --version failed (${(err as Error).message.split("\n")[0]})`;
   }
+  return providedByCi("the real-Redis tests", why === "", why);
 }
 
 async function freePort(): Promise<number> {

@@ -13,10 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProtect } from "../../src/cli/protect.js";
 import { runRpkgGet } from "../../src/cli/rpkg-get.js";
 import { ensureBuiltCli, sharedDir } from "../helpers/built-cli.js";
+import { providedByCi } from "../helpers/ci-provides.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
-const available = existsSync(scenarioPath);
+const available = providedByCi(
+  "lifecycle end to end (fake GitHub)",
+  existsSync(scenarioPath),
+  `${scenarioPath} is absent`,
+);
 if (!available) console.warn(`lifecycle e2e skipped: ${scenarioPath} is absent (fake GitHub not available)`);
 
 // biome-ignore lint/suspicious/noExplicitAny: the fake is plain JavaScript imported at test time.

@@ -9,9 +9,14 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuiltCli, sharedDir } from "../helpers/built-cli.js";
+import { providedByCi } from "../helpers/ci-provides.js";
 
 const corpusDir = path.join(sharedDir, "pkg-update");
-const available = existsSync(path.join(corpusDir, "run.sh"));
+const available = providedByCi(
+  "the kpt pkg update corpus",
+  existsSync(path.join(corpusDir, "run.sh")),
+  `${path.join(corpusDir, "run.sh")} is absent`,
+);
 if (!available) console.warn(`pkg-update corpus skipped: ${corpusDir}/run.sh is absent`);
 
 describe.skipIf(!available)("kpt pkg update corpus (../shared/pkg-update)", () => {

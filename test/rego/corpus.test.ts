@@ -3,10 +3,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCaseFile } from "../../src/rego/testing.js";
 import { sharedDir } from "../helpers/built-cli.js";
+import { providedByCi } from "../helpers/ci-provides.js";
 
 // microsoft/regorus's interpreter cases (../shared/rego/regorus-cases), the files regorus runs by default.
 const corpus = path.join(sharedDir, "rego", "regorus-cases");
-const available = existsSync(corpus);
+const available = providedByCi("the regorus cases", existsSync(corpus), `${corpus} is absent`);
 if (!available) {
   if (process.env.CI === "true")
     throw new Error(`rego corpus ${corpus} is absent (CI=true: .ci/run provides ../shared)`);

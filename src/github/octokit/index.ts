@@ -15,7 +15,7 @@ import { pullOperations } from "./pulls.js";
 import { repoOperations } from "./repos.js";
 
 export type { Octokit } from "./client.js";
-export { rateLimitOf, toGitHubError } from "./errors.js";
+export { toGitHubError } from "./errors.js";
 export { installationClients } from "./installation.js";
 
 /**

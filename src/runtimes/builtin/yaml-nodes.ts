@@ -69,12 +69,6 @@ export function scalarString(node: unknown): string | undefined {
   return String(value);
 }
 
-/** Whether a key exists (even with a null value) at `path`. */
-export function hasPath(holder: YamlHolder, path: readonly string[]): boolean {
-  const parent = getMap(holder, path.slice(0, -1));
-  return parent?.has(path[path.length - 1]) ?? false;
-}
-
 /**
  * The mapping at `path`, creating missing (or null) mappings on the way; new keys go to the end of
  * their parent, as kyaml appends them. Returns undefined when a non-map value is in the way.
@@ -142,12 +136,6 @@ export function setScalarText(node: Scalar, text: string): void {
     }
   }
   node.value = text;
-}
-
-/** Removes `key` from the mapping at `path`; returns whether it existed. */
-export function deletePath(holder: YamlHolder, path: readonly string[]): boolean {
-  const parent = getMap(holder, path.slice(0, -1));
-  return parent?.delete(path[path.length - 1]) ?? false;
 }
 
 /** A map's entries as strings (values stringified; null values skipped). */
