@@ -67,7 +67,7 @@ export function stepResults(step: StepReport): FunctionResult[] {
   return step.results ?? [...(step.status.results ?? []), ...(step.status.errorResults ?? [])];
 }
 
-/** Every result of every step of every package, in step order. */
+/** Every result of every step of every package, in step order. @public (not used yet) */
 export function allResults(packages: PackageReport[]): LocatedResult[] {
   const out: LocatedResult[] = [];
   for (const pkg of packages) {
