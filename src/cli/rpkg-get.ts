@@ -16,6 +16,8 @@
 import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
 import { CONFIG_PATH, parseRepoConfig } from "../config/load.js";
+import type { RepoConfig } from "../config/schema.js";
+import type { GitHubPort, RepoRef } from "../github/port.js";
 import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
 import { readRevisionRefs, readYamlFile } from "../github/revision-source.js";
 import { deriveRevisions, type PackageRevisionInfo, topLevelPackages } from "../lifecycle/revision-list.js";
@@ -166,6 +168,44 @@ async function draftOwners(
   return owners;
 }
 
+/** What {@link listRepoRevisions} read and derived. */
+export interface RepoRevisions {
+  rows: PackageRevisionInfo[];
+  refs: Awaited<ReturnType<typeof readRevisionRefs>>;
+  defaultBranch: string;
+  draftPrefix: string;
+  config: RepoConfig;
+}
+
+/**
+ * The package revisions of one repository, as `rpkg get` lists them (its `.github/porchlight.yml` on the
+ * default branch decides prefix and directories). Throws the config's message or GitHub's errors.
+ */
+export async function listRepoRevisions(port: GitHubPort, repo: RepoRef): Promise<RepoRevisions> {
+  const repository = await port.readRepository({ repo });
+  const loaded = parseRepoConfig(
+    await readYamlFile(port, { repo, path: CONFIG_PATH, ref: repository.defaultBranch }),
+  );
+  if (!loaded.ok) throw new Error(loaded.message);
+  const draftPrefix = normalizePrefix(loaded.config.draftBranchPrefix);
+  const refs = await readRevisionRefs(port, { repo, defaultBranch: repository.defaultBranch, draftPrefix });
+  const rows = deriveRevisions({
+    repository: repository.name,
+    defaultBranch: repository.defaultBranch,
+    branches: refs.branches,
+    tags: refs.tags,
+    pullRequests: refs.pullRequests,
+    mainPackages: topLevelPackages(refs.defaultBranchPaths).map((path) => ({
+      path,
+      sha: refs.defaultBranchSha,
+    })),
+    draftPrefix,
+    directories: loaded.config.directories,
+    deletionProposed: refs.deletionProposed,
+  });
+  return { rows, refs, defaultBranch: repository.defaultBranch, draftPrefix, config: loaded.config };
+}
+
 /** The command with injectable I/O; returns the exit code (0 ok, 1 usage, GitHub or config error). */
 export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
   let args = argv;
@@ -212,30 +252,9 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
   }
   try {
     const port = createRestPort(io.env);
-    const repository = await port.readRepository({ repo });
-    const loaded = parseRepoConfig(
-      await readYamlFile(port, { repo, path: CONFIG_PATH, ref: repository.defaultBranch }),
-    );
-    if (!loaded.ok) throw new Error(loaded.message);
-    const draftPrefix = normalizePrefix(loaded.config.draftBranchPrefix);
-    const refs = await readRevisionRefs(port, {
-      repo,
-      defaultBranch: repository.defaultBranch,
-      draftPrefix,
-    });
-    let rows = deriveRevisions({
-      repository: repository.name,
-      defaultBranch: repository.defaultBranch,
-      branches: refs.branches,
-      tags: refs.tags,
-      pullRequests: refs.pullRequests,
-      mainPackages: topLevelPackages(refs.defaultBranchPaths).map((path) => ({
-        path,
-        sha: refs.defaultBranchSha,
-      })),
-      draftPrefix,
-      directories: loaded.config.directories,
-    });
+    const listed = await listRepoRevisions(port, repo);
+    const { refs } = listed;
+    let rows = listed.rows;
     if (values.name !== undefined) rows = rows.filter((r) => r.packageName === values.name);
     const webBase = (
       io.env.GITHUB_API_URL ? new URL(io.env.GITHUB_API_URL).origin : "https://github.com"
@@ -271,6 +290,13 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
 export async function run(argv: string[]): Promise<number> {
   const [verb] = argv;
   if (verb !== "get" && verb !== "list") {
+    const { runRpkgVerb, RPKG_VERBS } = await import("./rpkg-verbs.js");
+    if (verb !== undefined && RPKG_VERBS.includes(verb))
+      return runRpkgVerb(argv, {
+        env: process.env,
+        stdout: (t) => process.stdout.write(t),
+        stderr: (t) => process.stderr.write(t),
+      });
     throw new UsageError(`unknown command ${JSON.stringify(verb)} for "porchlight rpkg"`);
   }
   return runRpkgGet(argv, {

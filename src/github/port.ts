@@ -314,6 +314,11 @@ export interface GitHubPort {
   listTagCommits(options: { repo: RepoRef }): Promise<{ name: string; sha: string }[]>;
   /** Creates the lightweight tag `refs/tags/<name>` at commit `sha` (`POST git/refs`); never moves one. */
   createTag(options: { repo: RepoRef; name: string; sha: string }): Promise<TagOutcome>;
+  /**
+   * Deletes `refs/tags/<name>` (`DELETE git/refs/tags/<name>`); `false` when it was already gone. Only the
+   * authoring CLI deletes a published revision, after keeping its commit reachable from another ref.
+   */
+  deleteTag?(options: { repo: RepoRef; name: string }): Promise<boolean>;
 
   // ── Checks ───────────────────────────────────────────────────────────────────────────────────────
   /**
@@ -377,6 +382,8 @@ export interface GitHubPort {
   }): Promise<{ kind: "merged"; sha: string } | { kind: "refused"; message: string }>;
   /** Turns a pull request back into a GitHub draft (GraphQL `convertPullRequestToDraft`, by node id). */
   convertPullRequestToDraft(options: { nodeId: string }): Promise<void>;
+  /** Marks a GitHub draft pull request ready for review (GraphQL `markPullRequestReadyForReview`). */
+  markPullRequestReady?(options: { nodeId: string }): Promise<void>;
   /** Comments of an issue or pull request (`GET issues/{n}/comments`, paginated, oldest first). */
   listComments(options: { repo: RepoRef; issueNumber: number }): Promise<IssueComment[]>;
   /** Adds a comment (`POST issues/{n}/comments`); returns its id. */

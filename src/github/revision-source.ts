@@ -46,7 +46,14 @@ export interface RevisionRefs {
   defaultBranchPaths: string[];
   /** Head commit of the default branch. */
   defaultBranchSha: string;
+  /** Published revisions proposed for deletion: tag names with a `deletion-proposed/<tag>` branch. */
+  deletionProposed: string[];
 }
+
+/** Branch prefix marking a Published revision proposed for deletion: `deletion-proposed/<pkg>/v<N>`. */
+export const DELETION_PROPOSED_PREFIX = "deletion-proposed/";
+/** Branch prefix keeping a deleted revision's commit reachable: `deleted/<pkg>/v<N>`. */
+export const DELETED_PREFIX = "deleted/";
 
 /** Reads branches under `draftPrefix`, all tags, pull requests into the default branch and its tree. */
 export async function readRevisionRefs(
@@ -60,7 +67,9 @@ export async function readRevisionRefs(
   const head = await port.readBranchHead({ repo, branch: defaultBranch });
   if (!head) throw new Error(`the default branch ${defaultBranch} does not exist`);
   const tree = await port.readTree({ repo, sha: head });
+  const proposals = await port.listBranches({ repo, prefix: DELETION_PROPOSED_PREFIX });
   return {
+    deletionProposed: proposals.map((b) => b.name.slice(DELETION_PROPOSED_PREFIX.length)),
     branches,
     tags,
     pullRequests: pulls

@@ -22,7 +22,7 @@ import {
 } from "./revision-naming.js";
 
 /** Porch's lifecycle stages (`spec.lifecycle`). */
-export type Lifecycle = "Draft" | "Proposed" | "Published";
+export type Lifecycle = "Draft" | "Proposed" | "Published" | "DeletionProposed";
 
 /** A pull request as far as the lifecycle cares. */
 export interface PullRequestInfo {
@@ -53,6 +53,8 @@ export interface RevisionInputs {
   draftPrefix: string;
   /** Directories that hold packages (`/` = whole repository). */
   directories: string[];
+  /** Tags (`pkg/v2`) of Published revisions proposed for deletion: listed as DeletionProposed. */
+  deletionProposed?: readonly string[];
 }
 
 /** One listed PackageRevision. */
@@ -107,9 +109,10 @@ function draftLifecycle(
  * default branch's placeholder) is named `<name>.draft` (`.draft2`, ... if that is taken too).
  */
 function uniqueNames(rows: PackageRevisionInfo[]): void {
-  const taken = new Set(rows.filter((r) => r.lifecycle === "Published").map((r) => r.name));
+  const published = (r: PackageRevisionInfo) => r.revision !== 0;
+  const taken = new Set(rows.filter(published).map((r) => r.name));
   for (const row of rows) {
-    if (row.lifecycle === "Published") continue;
+    if (published(row)) continue;
     if (taken.has(row.name)) {
       let n = 1;
       while (taken.has(`${row.name}.draft${n === 1 ? "" : n}`)) n += 1;
@@ -154,7 +157,7 @@ export function deriveRevisions(inputs: RevisionInputs): PackageRevisionInfo[] {
     const info = make(parsed.packagePath, {
       workspace: `v${parsed.revision}`,
       revision: parsed.revision,
-      lifecycle: "Published",
+      lifecycle: inputs.deletionProposed?.includes(tag.name) ? "DeletionProposed" : "Published",
       ref: `refs/tags/${tag.name}`,
       sha: tag.sha,
     });

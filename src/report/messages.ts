@@ -86,6 +86,14 @@ export function notADraftOutput(branch: string, reason: string): CheckOutput {
   };
 }
 
+/** The neutral check of a Published revision proposed for deletion (branch `deletion-proposed/<tag>`). */
+export function deletionProposedOutput(tag: string): CheckOutput {
+  return {
+    title: `DeletionProposed: ${tag}`,
+    summary: `## porchlight/render\n\nPublished revision \`${tag}\` is proposed for deletion (DeletionProposed).\n\n- approve the deletion: \`porchlight rpkg del\` — the tag is deleted and its commit kept at branch \`deleted/${tag}\`;\n- reject it: \`porchlight rpkg reject\` (or delete this branch) — the revision is Published again.`,
+  };
+}
+
 /** The failed check of a render that stopped before it could report. */
 export function crashOutput(message: string): CheckOutput {
   return {

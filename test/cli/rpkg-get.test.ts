@@ -75,6 +75,7 @@ describe("porchlight rpkg get", () => {
     api
       .get("/repos/acme/pkgs/git/ref/heads%2Fmain")
       .reply(200, { ref: "refs/heads/main", object: { sha: sha(1), type: "commit" } });
+    api.get("/repos/acme/pkgs/git/matching-refs/heads%2Fdeletion-proposed%2F").reply(200, []);
     api
       .get(`/repos/acme/pkgs/git/trees/${sha(1)}`)
       .query({ recursive: "1" })
@@ -123,6 +124,7 @@ describe("porchlight rpkg get", () => {
     api
       .get("/repos/acme/pkgs/git/ref/heads%2Fmain")
       .reply(200, { ref: "refs/heads/main", object: { sha: sha(1), type: "commit" } });
+    api.get("/repos/acme/pkgs/git/matching-refs/heads%2Fdeletion-proposed%2F").reply(200, []);
     api
       .get(`/repos/acme/pkgs/git/trees/${sha(1)}`)
       .query(true)

@@ -66,6 +66,11 @@ describe.skipIf(!fakeGitHubAvailable)("Porch's verbs against the fake GitHub", (
     scenario = await loadScenario();
     gh = await scenario.startFakeGitHub({ dataDir });
     await gh.createRepo("acme", "pkgs", { "README.md": "# packages\n" });
+    // A failing proposal stays Proposed here, so approve meets the failing check itself.
+    await gh.createRepo("acme", "catalog", {
+      "README.md": "# catalog\n",
+      ".github/porchlight.yml": "convertFailingToDraft: false\n",
+    });
     app = await gh.startApp({ cmd: ["npm", "start"], cwd: repoRoot, readyTimeoutMs: 90_000 });
   }, 180_000);
 
@@ -111,4 +116,121 @@ describe.skipIf(!fakeGitHubAvailable)("Porch's verbs against the fake GitHub", (
     const { data: pull } = await gh.request("GET", `/repos/acme/pkgs/pulls/${pr.number}`);
     expect(pull.draft, "the proposal is a Draft again").toBe(true);
   });
+
+  /** Runs the built CLI with the installation's token against the fake; never throws on exit != 0. */
+  const porchlight = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const env = { ...process.env, GITHUB_TOKEN: await gh.installationToken(), GITHUB_API_URL: gh.apiUrl };
+    try {
+      const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+    }
+  };
+  const lifecycles = async (): Promise<Record<string, string>> => {
+    const { stdout } = await porchlight("rpkg", "get", "--repo", "acme/catalog");
+    return Object.fromEntries(
+      stdout
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(/\s{3,}/))
+        .map((c) => [c[0], c[5]]),
+    );
+  };
+  const tagSha = async (tag: string) =>
+    (await gh.request("GET", `/repos/acme/catalog/git/ref/tags/${tag}`)).data?.object?.sha as
+      | string
+      | undefined;
+
+  it("init, propose, approve publish a package; approve is refused while porchlight/render fails", async () => {
+    const init = await porchlight(
+      "rpkg",
+      "init",
+      "app",
+      "--repo",
+      "acme/catalog",
+      "--workspace",
+      "v1",
+      "--description",
+      "the app",
+    );
+    expect(init.stderr).toBe("");
+    expect(init.stdout).toContain("catalog.app.v1 created");
+    const kptfile = await gh.gitShow("acme", "catalog", "drafts/app/v1", "app/Kptfile");
+    expect(kptfile).toContain("description: the app");
+    expect(await gh.gitShow("acme", "catalog", "drafts/app/v1", "app/package-context.yaml")).toContain(
+      "name: app",
+    );
+    expect((await lifecycles())["catalog.app.v1"]).toBe("Draft");
+    // Approving a Draft is refused.
+    expect((await porchlight("rpkg", "approve", "catalog.app.v1", "--repo", "acme/catalog")).code).toBe(1);
+    expect((await porchlight("rpkg", "propose", "catalog.app.v1", "--repo", "acme/catalog")).code).toBe(0);
+    expect((await lifecycles())["catalog.app.v1"]).toBe("Proposed");
+    await scenario.waitFor(
+      async () => {
+        const sha = await head("catalog", "drafts/app/v1");
+        return sha ? renderRun("catalog", sha) : null;
+      },
+      { ...WAIT, message: "porchlight/render on the proposal" },
+    );
+    const approved = await porchlight("rpkg", "approve", "catalog.app.v1", "--repo", "acme/catalog");
+    expect(approved.stderr).toBe("");
+    expect(approved.code).toBe(0);
+    await scenario.waitFor(async () => (await tagSha("app/v1")) ?? null, {
+      ...WAIT,
+      message: "the tag app/v1",
+    });
+
+    // A proposal whose render fails (an error result): approve refused, non-zero exit, nothing merged.
+    const files = Object.fromEntries(Object.entries(TWO_NAMESPACES).map(([f, t]) => [`bad/${f}`, t]));
+    await gh.pushFiles("acme", "catalog", "drafts/bad/v1", files, "bad", { from: "main" });
+    expect((await porchlight("rpkg", "propose", "catalog.bad.v1", "--repo", "acme/catalog")).code).toBe(0);
+    await scenario.waitFor(
+      async () => {
+        const sha = await head("catalog", "drafts/bad/v1");
+        return sha ? renderRun("catalog", sha) : null;
+      },
+      { ...WAIT, message: "porchlight/render on the failing proposal" },
+    );
+    const refused = await porchlight("rpkg", "approve", "catalog.bad.v1", "--repo", "acme/catalog");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("approve refused: porchlight/render");
+    expect(refused.stderr).toContain("is failure");
+    expect((await lifecycles())["catalog.bad.v1"]).toBe("Proposed");
+    // An ambiguous or unknown NAME is refused naming the candidates.
+    const unknown = await porchlight("rpkg", "approve", "catalog.bad", "--repo", "acme/catalog");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("catalog.bad.v1");
+    // del of a Draft/Proposed: the pull request closed, the branch gone.
+    expect((await porchlight("rpkg", "del", "catalog.bad.v1", "--repo", "acme/catalog")).code).toBe(0);
+    expect(await head("catalog", "drafts/bad/v1")).toBeUndefined();
+    const pulls = (await gh.request("GET", "/repos/acme/catalog/pulls?state=all")).data;
+    expect(pulls.find((p: Any) => p.head.ref === "drafts/bad/v1").state).toBe("closed");
+  }, 180_000);
+
+  it("a deletion is proposed, rejected back to Published, proposed again and done, its commit still reachable", async () => {
+    const sha: string = await scenario.waitFor(async () => (await tagSha("app/v1")) ?? null, WAIT);
+    expect(
+      (await porchlight("rpkg", "propose-delete", "catalog.app.v1", "--repo", "acme/catalog")).code,
+    ).toBe(0);
+    expect((await lifecycles())["catalog.app.v1"]).toBe("DeletionProposed");
+    // del of a Published revision that is not proposed for deletion is refused; reject restores it.
+    expect((await porchlight("rpkg", "reject", "catalog.app.v1", "--repo", "acme/catalog")).code).toBe(0);
+    expect((await lifecycles())["catalog.app.v1"]).toBe("Published");
+    expect((await porchlight("rpkg", "del", "catalog.app.v1", "--repo", "acme/catalog")).code).toBe(1);
+    expect(await tagSha("app/v1")).toBe(sha);
+    // Proposed again, then deleted: no longer listed, the commit kept at deleted/app/v1.
+    expect(
+      (await porchlight("rpkg", "propose-delete", "catalog.app.v1", "--repo", "acme/catalog")).code,
+    ).toBe(0);
+    const deleted = await porchlight("rpkg", "del", "catalog.app.v1", "--repo", "acme/catalog");
+    expect(deleted.stderr).toBe("");
+    expect(deleted.code).toBe(0);
+    expect(await lifecycles()).not.toHaveProperty("catalog.app.v1");
+    expect(await tagSha("app/v1")).toBeUndefined();
+    expect(await head("catalog", "deleted/app/v1")).toBe(sha);
+    expect(await gh.gitShow("acme", "catalog", "deleted/app/v1", "app/Kptfile")).toContain("name: app");
+  }, 120_000);
 });

@@ -35,6 +35,7 @@ export function gitOperations(
   | "listTags"
   | "listTagCommits"
   | "createTag"
+  | "deleteTag"
 > {
   return {
     async readTree({ repo, sha }): Promise<RepoTree> {
@@ -124,6 +125,17 @@ export function gitOperations(
     async deleteBranch({ repo, branch }) {
       try {
         await octokit.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` });
+        return true;
+      } catch (error) {
+        const e = toGitHubError("git.deleteRef", error);
+        if (e.status === 422 || e.status === 404) return false;
+        throw e;
+      }
+    },
+
+    async deleteTag({ repo, name }) {
+      try {
+        await octokit.rest.git.deleteRef({ ...repo, ref: `tags/${name}` });
         return true;
       } catch (error) {
         const e = toGitHubError("git.deleteRef", error);

@@ -25,6 +25,10 @@ function toSummary(p: ListedPull): PullRequestSummary {
   };
 }
 
+const MARK_READY = `mutation porchlightMarkReady($id: ID!) {
+  markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
+}`;
+
 /** The pull-request methods of the port. */
 export function pullOperations(
   octokit: Octokit,
@@ -35,6 +39,7 @@ export function pullOperations(
   | "createPullRequest"
   | "updatePullRequest"
   | "convertPullRequestToDraft"
+  | "markPullRequestReady"
   | "mergePullRequest"
   | "listBranchPullRequests"
 > {
@@ -110,6 +115,18 @@ export function pullOperations(
           return { kind: "refused", message: error.message };
         throw error;
       }
+    },
+
+    async markPullRequestReady({ nodeId }) {
+      const answer = await graphql(octokit, "graphql.markPullRequestReadyForReview", MARK_READY, {
+        id: nodeId,
+      });
+      if (answer.errors.length > 0)
+        throw new GitHubError({
+          kind: "rejected",
+          operation: "graphql.markPullRequestReadyForReview",
+          message: answer.errors.map((e) => e.message).join("; "),
+        });
     },
 
     async convertPullRequestToDraft({ nodeId }) {

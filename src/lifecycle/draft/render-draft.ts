@@ -22,8 +22,14 @@
  * Writes: the commit and the check run (+1 per further 50 annotations).
  */
 import { type BranchHead, GitHubError, type RepoRef } from "../../github/port.js";
+import { DELETION_PROPOSED_PREFIX } from "../../github/revision-source.js";
 import { isRenderCommit, renderCommitMessage } from "../../report/commit-message.js";
-import { noPackageOutput, notADraftOutput, renderNotes } from "../../report/messages.js";
+import {
+  deletionProposedOutput,
+  noPackageOutput,
+  notADraftOutput,
+  renderNotes,
+} from "../../report/messages.js";
 import { concludeOnFailure, existingVerdict, judgedPackages } from "../check-commit.js";
 import { CLAIM_MEMO_MS, claimKey, type LifecycleDeps, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
 import { contentDrift, type GateVerdict, gateCheckReport } from "../merge-gate.js";
@@ -119,7 +125,12 @@ async function storeOutput(
 }
 
 /** A neutral check saying why a branch that looks like a Draft is not one (once per sha). */
-async function reportNotADraft(draft: DraftHead, reason: string, deps: LifecycleDeps): Promise<void> {
+async function reportNotADraft(
+  draft: DraftHead,
+  reason: string,
+  deps: LifecycleDeps,
+  output = notADraftOutput(draft.head.name, reason),
+): Promise<void> {
   const { repo, head } = draft;
   const verdict = await existingVerdict(repo, head.sha, deps);
   if (verdict.kind === "concluded" || verdict.kind === "held") return;
@@ -128,7 +139,7 @@ async function reportNotADraft(draft: DraftHead, reason: string, deps: Lifecycle
   await check.conclude({
     headSha: head.sha,
     conclusion: "neutral",
-    output: notADraftOutput(head.name, reason),
+    output,
   });
   await deps.queue.remember(verdictKey(repo, head.sha), VERDICT_MEMO_MS);
 }
@@ -139,7 +150,14 @@ export async function renderDraftHead(draft: DraftHead, deps: LifecycleDeps): Pr
   const parsed = parseDraftBranch(head.name, { draftPrefix: deps.config.draftBranchPrefix });
   if (!parsed) {
     const lookalike = draftLookalike(head.name, { draftPrefix: deps.config.draftBranchPrefix });
-    if (lookalike) await reportNotADraft(draft, lookalike, deps);
+    if (head.name.startsWith(DELETION_PROPOSED_PREFIX))
+      await reportNotADraft(
+        draft,
+        "",
+        deps,
+        deletionProposedOutput(head.name.slice(DELETION_PROPOSED_PREFIX.length)),
+      );
+    else if (lookalike) await reportNotADraft(draft, lookalike, deps);
     return {
       kind: "ignored",
       reason:
