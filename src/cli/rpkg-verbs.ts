@@ -23,7 +23,7 @@ import { formatDraftBranch } from "../lifecycle/revision-naming.js";
 import { packageContextText } from "../pkg/package-context.js";
 import { commandAt } from "./commands.js";
 import { type FlagSpec, parseFlags } from "./flags.js";
-import { listRepoRevisions } from "./rpkg-get.js";
+import { listRepoRevisions } from "./rpkg-revisions.js";
 
 /** The verbs this module runs. */
 export const RPKG_VERBS = ["init", "copy", "propose", "approve", "reject", "propose-delete", "del"];
