@@ -82,6 +82,7 @@ const GRAPHQL: Record<string, Need[]> = {
   Blobs: [read("contents")],
   Commit: [write("contents")],
   ConvertToDraft: [write("pull_requests")],
+  MarkReady: [write("pull_requests")],
   Snapshot: [read("contents"), read("pull_requests")],
   UpdateRefs: [write("contents")],
 };
