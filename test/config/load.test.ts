@@ -16,6 +16,7 @@ describe("repository config", () => {
         enforceReadinessGates: true,
         packageVariants: { directory: "package-variants/", injectors: "package-variant-injectors/" },
         upgrades: { autoMerge: false },
+        dashboard: false,
       },
     });
   });
