@@ -7,11 +7,14 @@
  * GitHub's current state when it starts. Reconciliation runs at start and periodically, so work no
  * webhook asked for is found again.
  *
- * Operator settings: see README ("Settings"), `src/config/operator-settings.ts` and `src/server/settings.ts`.
+ * Settings: read once from the environment by `src/config/environment.ts` (README, "Settings"); each part
+ * is handed to the room that uses it here.
  */
 import { randomUUID } from "node:crypto";
 import type { ApplicationFunction, Probot } from "probot";
-import { type OperatorSettings, readOperatorSettings } from "./config/operator-settings.js";
+import { GITHUB_COM, type GitHubHost, readEnvironment } from "./config/environment.js";
+import type { OperatorSettings } from "./config/operator-settings.js";
+import type { ServerSettings } from "./config/server-settings.js";
 import { renderPackage } from "./engine/render.js";
 import type { Octokit } from "./github/octokit/client.js";
 import { createOctokitPort, installationClients } from "./github/octokit/index.js";
@@ -30,7 +33,6 @@ import { createDefaultRuntime } from "./runtimes/default.js";
 import { mayNotBeIdempotent } from "./runtimes/idempotence.js";
 import { createWorkQueue } from "./server/create-queue.js";
 import { startProduction } from "./server/production.js";
-import { readServerSettings, type ServerSettings } from "./server/settings.js";
 import { createUpstreamServices } from "./server/upstream-services.js";
 
 /** Default reconciliation interval (ms): 5 minutes. */
@@ -45,6 +47,8 @@ export interface AppOptions {
    * /metrics, SIGTERM, the Redis queue when `REDIS_URL` is set); without, it renders in process (tests).
    */
   server?: ServerSettings;
+  /** The GitHub host upstream URLs are compared with (default github.com). */
+  github?: GitHubHost;
   /** The work queue; default: {@link createWorkQueue}. */
   queue?: WorkQueue;
   /** Reconcile at start and periodically (default true). */
@@ -72,7 +76,7 @@ function portsOf(
 
 /** Builds the app function from operator settings (tests pass their own; `probot run` uses the env). */
 export function createApp(
-  settings: OperatorSettings = readOperatorSettings(process.env),
+  settings: OperatorSettings = readEnvironment().operator,
   options: AppOptions = {},
 ): ApplicationFunction {
   return async (app, probotOptions) => {
@@ -90,6 +94,7 @@ export function createApp(
       useContainers: settings.allowContainers,
       ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
       ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),
+      ...(server ? { starlark: server.starlark } : {}),
     });
     const queue = options.queue ?? (await createWorkQueue({ settings, server, log: app.log }));
     production?.attachQueue(queue);
@@ -119,7 +124,12 @@ export function createApp(
         lease,
         appId,
         reconcile: (job) => reconcile(job, { portFor, queue, log: app.log, lease, appId }),
-        upstream: await createUpstreamServices({ env: process.env, queue, log: app.log }),
+        upstream: await createUpstreamServices({
+          redisUrl: server?.redisUrl,
+          github: options.github ?? GITHUB_COM,
+          queue,
+          log: app.log,
+        }),
       });
       await queue.start(production ? production.wrapJobHandler(handler) : handler);
     }
@@ -145,7 +155,12 @@ export function createApp(
   };
 }
 
-const porchlight: ApplicationFunction = (app, options) =>
-  createApp(readOperatorSettings(process.env), { server: readServerSettings(process.env) })(app, options);
+const porchlight: ApplicationFunction = (app, options) => {
+  const environment = readEnvironment();
+  return createApp(environment.operator, { server: environment.server, github: environment.github })(
+    app,
+    options,
+  );
+};
 
 export default porchlight;

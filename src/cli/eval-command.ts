@@ -21,6 +21,7 @@ import {
   setAnnotations,
 } from "../krm/annotations.js";
 import { deriveSeqIndentStyle } from "../krm/yaml-io.js";
+import { readStarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
 import { EVAL_USAGE, type EvalArgs, isEmptySelector, parseEvalArgs } from "./eval-args.js";
 import { saveFunctionToKptfile } from "./eval-save.js";
@@ -249,7 +250,11 @@ async function evalWith(args: EvalArgs): Promise<number> {
   const fn = args.image ? { image: args.image } : { exec: args.exec };
   const label = args.image ? resolveImage(args.image, args.imagePrefix) : (args.exec ?? "");
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
-  const runtime = createDefaultRuntime({ allowExec: true, ...(functionRunner ? { functionRunner } : {}) });
+  const runtime = createDefaultRuntime({
+    allowExec: true,
+    starlark: readStarlarkSettings(process.env),
+    ...(functionRunner ? { functionRunner } : {}),
+  });
   const result = await evaluateFunction({
     files,
     resources,

@@ -9,6 +9,7 @@ import path from "node:path";
 import { imagePrefixProblem } from "../engine/image.js";
 import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
+import { readStarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 import {
@@ -108,6 +109,7 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
   }
   const runtime = createDefaultRuntime({
     allowExec: args.allowExec,
+    starlark: readStarlarkSettings(process.env),
     ...(functionRunner ? { functionRunner } : {}),
   });
   const result = await renderPackage({

@@ -17,7 +17,8 @@ import type {
 } from "../runtimes/function-runner/function-runner-runtime.js";
 import { parseImagePatterns } from "../runtimes/function-runner/image-patterns.js";
 
-const envSchema = z.object({
+/** The variables of the function runner's settings. */
+export const functionRunnerVariables = {
   PORCHLIGHT_FUNCTION_RUNNER: z
     .string()
     .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, "must be host:port")
@@ -32,8 +33,9 @@ const envSchema = z.object({
   PORCHLIGHT_FUNCTION_RUNNER_CA: z.string().optional(),
   PORCHLIGHT_FUNCTION_RUNNER_CERT: z.string().optional(),
   PORCHLIGHT_FUNCTION_RUNNER_KEY: z.string().optional(),
-});
+};
 
+const envSchema = z.object(functionRunnerVariables);
 type Env = z.infer<typeof envSchema>;
 
 function pemFile(variable: keyof Env, path: string | undefined): string | undefined {
@@ -62,18 +64,10 @@ function tlsOf(e: Env): FunctionRunnerTls | undefined {
 }
 
 /**
- * Reads the function runner's settings from `env`; undefined when `PORCHLIGHT_FUNCTION_RUNNER` is
- * unset. @throws Error naming the variable when a value is invalid or a PEM file cannot be read.
+ * The function runner's settings from the checked variables; undefined when `PORCHLIGHT_FUNCTION_RUNNER`
+ * is unset. @throws Error naming the variable when a PEM file cannot be read.
  */
-export function readFunctionRunnerSettings(
-  env: Record<string, string | undefined>,
-): FunctionRunnerSettings | undefined {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`porchlight: invalid environment variable ${String(issue?.path[0])}: ${issue?.message}`);
-  }
-  const e = parsed.data;
+export function functionRunnerOf(e: Env): FunctionRunnerSettings | undefined {
   if (!e.PORCHLIGHT_FUNCTION_RUNNER) return undefined;
   const tls = tlsOf(e);
   return {
@@ -84,4 +78,20 @@ export function readFunctionRunnerSettings(
       : {}),
     ...(tls ? { tls } : {}),
   };
+}
+
+/**
+ * Reads the function runner's settings from `env` (the CLI's `--function-runner` flags; the app reads
+ * them in `environment.ts`); undefined when `PORCHLIGHT_FUNCTION_RUNNER` is unset.
+ * @throws Error naming the variable when a value is invalid or a PEM file cannot be read.
+ */
+export function readFunctionRunnerSettings(
+  env: Record<string, string | undefined>,
+): FunctionRunnerSettings | undefined {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`porchlight: invalid environment variable ${String(issue?.path[0])}: ${issue?.message}`);
+  }
+  return functionRunnerOf(parsed.data);
 }

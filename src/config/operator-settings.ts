@@ -1,11 +1,10 @@
 /**
  * Settings the operator of the app gives through the environment (never the repository: repository
- * content must not decide what code the server runs or how it is judged).
+ * content must not decide what code the server runs or how it is judged). Read by `environment.ts`.
  */
 import { z } from "zod";
 import type { KptfileStatusMode, PushOnFailure } from "../engine/types.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
-import { readFunctionRunnerSettings } from "./function-runner-settings.js";
 
 /** The app's operator settings. */
 export interface OperatorSettings {
@@ -57,7 +56,8 @@ export interface OperatorSettings {
   appId?: number;
 }
 
-const envSchema = z.object({
+/** The variables of {@link OperatorSettings} (`PORCHLIGHT_FUNCTION_RUNNER*`: `function-runner-settings.ts`). */
+export const operatorVariables = {
   PORCHLIGHT_ALLOW_EXEC: z.enum(["true", "false", "1", "0", ""]).optional(),
   PORCHLIGHT_ALLOW_CONTAINERS: z.enum(["true", "false", "1", "0", ""]).optional(),
   PORCHLIGHT_EXEC_TIMEOUT_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds").optional(),
@@ -78,22 +78,15 @@ const envSchema = z.object({
     .regex(/^[1-9]\d*$/, "must be a positive whole number of milliseconds")
     .optional(),
   APP_ID: z.string().optional(),
-});
+};
 
 const numberIf = (text: string | undefined) => (text ? Number(text) : undefined);
 
-/**
- * Reads {@link OperatorSettings} from `env`. Throws an Error naming the variable when a value is invalid
- * (the app then refuses to start, rather than running with a setting the operator did not mean).
- */
-export function readOperatorSettings(env: Record<string, string | undefined>): OperatorSettings {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`porchlight: invalid environment variable ${String(issue?.path[0])}: ${issue?.message}`);
-  }
-  const e = parsed.data;
-  const functionRunner = readFunctionRunnerSettings(env);
+/** {@link OperatorSettings} from the checked variables and the function runner read beside them. */
+export function operatorSettingsOf(
+  e: z.infer<z.ZodObject<typeof operatorVariables>>,
+  functionRunner: FunctionRunnerSettings | undefined,
+): OperatorSettings {
   return {
     ...(functionRunner ? { functionRunner } : {}),
     allowExec: e.PORCHLIGHT_ALLOW_EXEC === "true" || e.PORCHLIGHT_ALLOW_EXEC === "1",

@@ -27,8 +27,8 @@ export interface DefaultRuntimeOptions {
   /** Porch's function runner, for the images its allow-list matches (tried before containers). */
   functionRunner?: FunctionRunnerSettings;
   /**
-   * The `starlark` function's settings (on/off, `ctx.environment`, step budget); default: read from this
-   * process's environment (`readStarlarkSettings(process.env)`).
+   * The `starlark` function's settings (on/off, `ctx.environment`, step budget); default: the defaults
+   * (`readStarlarkSettings({})`: on, no `ctx.environment`). The app and the CLI read them from the environment.
    */
   starlark?: StarlarkSettings;
   /** Step budget of one starlark run (the app's `PORCHLIGHT_STARLARK_MAX_STEPS`); overrides `starlark.maxSteps`. */
@@ -41,7 +41,7 @@ export interface DefaultRuntimeOptions {
  * connection, if one was opened.
  */
 export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRuntime & { close(): void } {
-  const starlark = options.starlark ?? readStarlarkSettings(process.env);
+  const starlark = options.starlark ?? readStarlarkSettings({});
   const builtin = createBuiltinRuntime({
     starlark: {
       ...starlark,

@@ -3,11 +3,11 @@
  * of processes share it), otherwise embedded in this process. Both keep the contract of ./work-queue.ts.
  */
 import type { OperatorSettings } from "../config/operator-settings.js";
+import type { ServerSettings } from "../config/server-settings.js";
 import type { Log } from "../lifecycle/deps.js";
 import { DEFAULT_RETRY, type Job, jobKey, type WorkQueue } from "../lifecycle/work-queue.js";
 import { BullWorkQueue } from "./bullmq-queue.js";
 import { EmbeddedQueue } from "./embedded-queue.js";
-import type { ServerSettings } from "./settings.js";
 
 /** Builds the queue the app runs on. */
 export async function createWorkQueue(options: {

@@ -14,6 +14,7 @@
  * Jobs run through `wrapJobHandler` log with their fields (`log`) and are counted and timed.
  */
 import type { ApplicationFunctionOptions, Probot } from "probot";
+import type { ServerSettings } from "../config/server-settings.js";
 import type { RenderResult } from "../engine/types.js";
 import type { Octokit } from "../github/octokit/client.js";
 import { answeredStatus } from "../github/octokit/errors.js";
@@ -32,7 +33,6 @@ import {
 } from "./job-log.js";
 import { Metrics } from "./metrics.js";
 import { createRenderPool, type RenderPool, type RenderRequest } from "./render-pool.js";
-import type { ServerSettings } from "./settings.js";
 import { installShutdown, type Shutdown } from "./shutdown.js";
 
 /** The operator's runtime permissions the render workers are built with. */
@@ -135,6 +135,8 @@ export function startProduction(options: ProductionOptions): Production {
   if (settings.render.workers > 0) {
     pool = createRenderPool({
       budget: settings.render,
+      env: settings.workerEnv,
+      starlark: settings.starlark,
       runtime: options.permissions,
       onRender: (event) => metrics.render(event),
     });

@@ -8,12 +8,11 @@
  * environment (`function-env.ts`): no secret of the server reaches a function.
  */
 import { Worker } from "node:worker_threads";
+import type { RenderBudget } from "../config/render-budget.js";
 import { RenderInterruptedError } from "../engine/errors.js";
 import type { KptfileStatusMode, PushOnFailure, RenderResult } from "../engine/types.js";
-import { readStarlarkSettings, type StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
+import type { StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
-import { functionEnv } from "./function-env.js";
-import type { RenderBudget } from "./render-budget.js";
 
 /** What a worker is started with (`workerData`): the operator's runtime permissions, nothing else. */
 export interface WorkerSettings {
@@ -73,8 +72,10 @@ export interface RenderPoolOptions {
     execTimeoutMs?: number;
     functionRunner?: FunctionRunnerSettings;
   };
-  /** Environment of the workers; default `functionEnv(process.env)` (an allowlist without secrets). */
-  env?: Record<string, string>;
+  /** Environment of the workers: the operator's allowlist without secrets (`config/function-env.ts`). */
+  env: Readonly<Record<string, string>>;
+  /** The starlark function's settings (workers see a scrubbed environment, so they are read here). */
+  starlark: StarlarkSettings;
   /** The worker script; default the compiled `render-worker.js` beside this module. */
   workerUrl?: URL;
   /** Called once per render (metrics). */
@@ -143,12 +144,12 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   const { budget } = options;
   if (budget.workers < 1) throw new Error("createRenderPool: budget.workers must be at least 1");
   const workerUrl = options.workerUrl ?? new URL("./render-worker.js", import.meta.url);
-  const env = options.env ?? functionEnv(process.env);
+  const env = { ...options.env };
   const workerData: WorkerSettings = {
     allowExec: options.runtime.allowExec,
     allowContainers: options.runtime.allowContainers,
     starlarkMaxSteps: budget.starlarkMaxSteps,
-    starlark: readStarlarkSettings(process.env),
+    starlark: options.starlark,
     ...(options.runtime.execTimeoutMs !== undefined ? { execTimeoutMs: options.runtime.execTimeoutMs } : {}),
     ...(options.runtime.functionRunner ? { functionRunner: options.runtime.functionRunner } : {}),
   };

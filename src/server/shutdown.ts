@@ -17,8 +17,7 @@
  * the default grace ({@link DEFAULT_SHUTDOWN_GRACE_MS}) and this fit in Kubernetes' default 30 s.
  */
 export const DEFAULT_SHUTDOWN_ABORT_MS = 5_000;
-/** Default `PORCHLIGHT_SHUTDOWN_GRACE_MS` (ms). */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
+export { DEFAULT_SHUTDOWN_GRACE_MS } from "../config/server-settings.js";
 
 /** Minimal logger (Probot's pino logger fits). */
 interface Log {

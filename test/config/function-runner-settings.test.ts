@@ -2,8 +2,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readEnvironment } from "../../src/config/environment.js";
 import { readFunctionRunnerSettings } from "../../src/config/function-runner-settings.js";
-import { readOperatorSettings } from "../../src/config/operator-settings.js";
+
+const readOperatorSettings = (env: Record<string, string>) => readEnvironment(env).operator;
 
 const TLS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/tls");
 

@@ -7,9 +7,9 @@ import http from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { Probot, ProbotOctokit } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
+import { readEnvironment } from "../../src/config/environment.js";
 import { answeredStatus } from "../../src/github/octokit/errors.js";
 import { startProduction } from "../../src/server/production.js";
-import { readServerSettings } from "../../src/server/settings.js";
 
 function closedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -78,7 +78,7 @@ describe("the status a failed GitHub request is counted with", () => {
     const app = new Probot({ appId: 1, privateKey: "unused", secret: "s" });
     const production = startProduction({
       app,
-      settings: readServerSettings({ PORCHLIGHT_RENDER_WORKERS: "0" }),
+      settings: readEnvironment({ PORCHLIGHT_RENDER_WORKERS: "0" }).server,
       permissions: { allowExec: false, allowContainers: false },
       signals: [],
       exit: () => undefined,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { readOperatorSettings } from "../../src/config/operator-settings.js";
+import { readEnvironment } from "../../src/config/environment.js";
+
+const readOperatorSettings = (env: Record<string, string>) => readEnvironment(env).operator;
 
 describe("readOperatorSettings", () => {
   it("keeps exec and containers off unless the operator turns them on", () => {

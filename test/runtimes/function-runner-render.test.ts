@@ -9,9 +9,10 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { readEnvironment } from "../../src/config/environment.js";
+import { DEFAULT_RENDER_BUDGET } from "../../src/config/render-budget.js";
 import { renderPackage } from "../../src/engine/render.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
-import { DEFAULT_RENDER_BUDGET } from "../../src/server/render-budget.js";
 import { createRenderPool } from "../../src/server/render-pool.js";
 import { ensureBuiltCli, repoRoot } from "../helpers/built-cli.js";
 import { startFunctionRunner, type TestRunner } from "../helpers/function-runner-server.js";
@@ -110,6 +111,8 @@ describe("the app's render workers", () => {
     ensureBuiltCli();
     const pool = createRenderPool({
       budget: { ...DEFAULT_RENDER_BUDGET, workers: 1 },
+      env: readEnvironment(process.env).server.workerEnv,
+      starlark: readEnvironment(process.env).server.starlark,
       runtime: {
         allowExec: false,
         allowContainers: false,

@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { functionEnv } from "../../src/server/function-env.js";
+import { readEnvironment } from "../../src/config/environment.js";
+import { functionEnv } from "../../src/config/function-env.js";
+import { DEFAULT_RENDER_BUDGET } from "../../src/config/render-budget.js";
 import { operationsHandler } from "../../src/server/http-endpoints.js";
 import {
   contextLog,
@@ -13,8 +15,6 @@ import {
   withLogFields,
 } from "../../src/server/job-log.js";
 import { Metrics } from "../../src/server/metrics.js";
-import { DEFAULT_RENDER_BUDGET, readRenderBudget } from "../../src/server/render-budget.js";
-import { readServerSettings } from "../../src/server/settings.js";
 import { installShutdown } from "../../src/server/shutdown.js";
 
 const SECRETS = {
@@ -26,37 +26,40 @@ const SECRETS = {
   APP_ID: "1",
 };
 
+const renderBudget = (env: Record<string, string>) => readEnvironment(env).server.render;
+const serverSettings = (env: Record<string, string>) => readEnvironment(env).server;
+
 describe("operator settings of the process", () => {
   it("reads the render budgets, with defaults, and refuses bad values naming the variable", () => {
-    expect(readRenderBudget({})).toEqual(DEFAULT_RENDER_BUDGET);
+    expect(renderBudget({})).toEqual(DEFAULT_RENDER_BUDGET);
     expect(
-      readRenderBudget({
+      renderBudget({
         PORCHLIGHT_RENDER_TIMEOUT_MS: "5000",
         PORCHLIGHT_RENDER_MEMORY_MB: "256",
         PORCHLIGHT_RENDER_WORKERS: "3",
         PORCHLIGHT_STARLARK_MAX_STEPS: "1000",
       }),
     ).toEqual({ timeoutMs: 5000, memoryMb: 256, workers: 3, starlarkMaxSteps: 1000 });
-    expect(() => readRenderBudget({ PORCHLIGHT_RENDER_TIMEOUT_MS: "1m" })).toThrow(
+    expect(() => renderBudget({ PORCHLIGHT_RENDER_TIMEOUT_MS: "1m" })).toThrow(
       "invalid environment variable PORCHLIGHT_RENDER_TIMEOUT_MS: must be a whole number of milliseconds",
     );
-    expect(() => readRenderBudget({ PORCHLIGHT_RENDER_MEMORY_MB: "8" })).toThrow("must be at least 32");
+    expect(() => renderBudget({ PORCHLIGHT_RENDER_MEMORY_MB: "8" })).toThrow("must be at least 32");
   });
 
   it("reads the role and REDIS_URL; never prints the URL; worker and receiver need Redis", () => {
-    expect(readServerSettings({})).toMatchObject({ role: "all", jobLockMs: 30_000, shutdownGraceMs: 20_000 });
-    expect(readServerSettings({})).not.toHaveProperty("redisUrl");
+    expect(serverSettings({})).toMatchObject({ role: "all", jobLockMs: 30_000, shutdownGraceMs: 20_000 });
+    expect(serverSettings({})).not.toHaveProperty("redisUrl");
     const redis = "redis://:s3cret@10.0.0.1:6379/0";
-    expect(readServerSettings({ REDIS_URL: redis, PORCHLIGHT_ROLE: "worker" })).toMatchObject({
+    expect(serverSettings({ REDIS_URL: redis, PORCHLIGHT_ROLE: "worker" })).toMatchObject({
       role: "worker",
       redisUrl: redis,
     });
-    expect(() => readServerSettings({ PORCHLIGHT_ROLE: "worker" })).toThrow(
+    expect(() => serverSettings({ PORCHLIGHT_ROLE: "worker" })).toThrow(
       "PORCHLIGHT_ROLE=worker needs REDIS_URL",
     );
     let message = "";
     try {
-      readServerSettings({ REDIS_URL: "http://:s3cret@host" });
+      serverSettings({ REDIS_URL: "http://:s3cret@host" });
     } catch (err) {
       message = (err as Error).message;
     }
@@ -65,10 +68,10 @@ describe("operator settings of the process", () => {
   });
 
   it("reads the GitHub request time limit (default 30 s, 0 = none)", () => {
-    expect(readServerSettings({}).githubTimeoutMs).toBe(30_000);
-    expect(readServerSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "0" }).githubTimeoutMs).toBe(0);
-    expect(readServerSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "5000" }).githubTimeoutMs).toBe(5000);
-    expect(() => readServerSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "5s" })).toThrow(
+    expect(serverSettings({}).githubTimeoutMs).toBe(30_000);
+    expect(serverSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "0" }).githubTimeoutMs).toBe(0);
+    expect(serverSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "5000" }).githubTimeoutMs).toBe(5000);
+    expect(() => serverSettings({ PORCHLIGHT_GITHUB_TIMEOUT_MS: "5s" })).toThrow(
       "PORCHLIGHT_GITHUB_TIMEOUT_MS: must be a whole number of milliseconds",
     );
   });

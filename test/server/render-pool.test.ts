@@ -1,11 +1,12 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { readEnvironment } from "../../src/config/environment.js";
+import { DEFAULT_RENDER_BUDGET } from "../../src/config/render-budget.js";
 import { renderPackage } from "../../src/engine/render.js";
 import { gateFacts, type JudgedRenderResult } from "../../src/lifecycle/gate-facts.js";
 import { locatePackageAnnotations } from "../../src/report/annotations.js";
 import { createDefaultRuntime } from "../../src/runtimes/default.js";
-import { DEFAULT_RENDER_BUDGET } from "../../src/server/render-budget.js";
 import {
   createRenderPool,
   type RenderPool,
@@ -38,12 +39,19 @@ afterEach(async () => {
   pool = undefined;
 });
 
+/** What the app hands its pool from `env`: the scrubbed worker environment and the starlark settings. */
+function workerEnvironment(env: Record<string, string | undefined>) {
+  const { workerEnv, starlark } = readEnvironment(env).server;
+  return { env: workerEnv, starlark };
+}
+
 function hostilePool(budget: Partial<typeof DEFAULT_RENDER_BUDGET>, events?: RenderPoolEvent[]) {
   pool = createRenderPool({
     budget: { ...DEFAULT_RENDER_BUDGET, workers: 1, ...budget },
     runtime: { allowExec: false, allowContainers: false },
     workerUrl: hostile,
     env: { PATH: "/usr/bin" },
+    starlark: readEnvironment({}).server.starlark,
     onRender: (e) => events?.push(e),
   });
   return pool;
@@ -56,6 +64,7 @@ describe("render pool (worker threads with budgets)", () => {
       budget: { ...DEFAULT_RENDER_BUDGET, workers: 1 },
       runtime: { allowExec: false, allowContainers: false },
       workerUrl: pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js")),
+      ...workerEnvironment(process.env),
     });
     const input = files(KPTFILE, { "deploy.yaml": DEPLOY });
     const [inWorker, inProcess] = await Promise.all([
@@ -126,17 +135,12 @@ describe("render pool (worker threads with budgets)", () => {
   it("never lets an exec function see the server's secrets", { timeout: 180_000 }, async () => {
     ensureBuiltCli();
     const secrets = { PRIVATE_KEY: "k", WEBHOOK_SECRET: "s", REDIS_URL: "redis://:p@h", GITHUB_TOKEN: "t" };
-    const saved = { ...process.env };
-    Object.assign(process.env, secrets);
-    try {
-      pool = createRenderPool({
-        budget: { ...DEFAULT_RENDER_BUDGET, workers: 1 },
-        runtime: { allowExec: true, allowContainers: false },
-        workerUrl: pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js")),
-      });
-    } finally {
-      process.env = saved;
-    }
+    pool = createRenderPool({
+      budget: { ...DEFAULT_RENDER_BUDGET, workers: 1 },
+      runtime: { allowExec: true, allowContainers: false },
+      workerUrl: pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js")),
+      ...workerEnvironment({ ...process.env, ...secrets }),
+    });
     const kptfile = `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: env\npipeline:\n  mutators:\n    - exec: node ${path.join(repoRoot, "test/fixtures/functions/env-report.mjs")}\n`;
     const result = await pool.renderPackage({ files: files(kptfile), packageName: "env" });
     expect(result.ok, result.error).toBe(true);

@@ -6,7 +6,8 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_RENDER_BUDGET } from "../../../src/server/render-budget.js";
+import { readEnvironment } from "../../../src/config/environment.js";
+import { DEFAULT_RENDER_BUDGET } from "../../../src/config/render-budget.js";
 import { createRenderPool, type RenderPool } from "../../../src/server/render-pool.js";
 import { ensureBuiltCli, repoRoot } from "../../helpers/built-cli.js";
 
@@ -42,17 +43,14 @@ function startPool(
   memoryMb = DEFAULT_RENDER_BUDGET.memoryMb,
 ): RenderPool {
   ensureBuiltCli();
-  const saved = process.env;
-  process.env = { ...saved, ...env };
-  try {
-    return createRenderPool({
-      budget: { ...DEFAULT_RENDER_BUDGET, workers: 2, starlarkMaxSteps, memoryMb },
-      runtime: { allowExec: false, allowContainers: false },
-      workerUrl: pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js")),
-    });
-  } finally {
-    process.env = saved;
-  }
+  const { workerEnv, starlark } = readEnvironment({ ...process.env, ...env }).server;
+  return createRenderPool({
+    budget: { ...DEFAULT_RENDER_BUDGET, workers: 2, starlarkMaxSteps, memoryMb },
+    runtime: { allowExec: false, allowContainers: false },
+    workerUrl: pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js")),
+    env: workerEnv,
+    starlark,
+  });
 }
 
 describe("starlark in the render workers", () => {

@@ -1,12 +1,15 @@
 /**
  * Settings of the app process (environment): its role, the shared queue, shutdown and render budgets.
  * `REDIS_URL` is a secret (it may hold a password): it is passed to the Redis client only, never logged
- * and never seen by render workers or functions.
+ * and never seen by render workers or functions. Read by `environment.ts`, with the other variables.
  */
 import { z } from "zod";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../github/octokit/timeout.js";
-import { type RenderBudget, readRenderBudget } from "./render-budget.js";
-import { DEFAULT_SHUTDOWN_GRACE_MS } from "./shutdown.js";
+import type { StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
+import type { RenderBudget } from "./render-budget.js";
+
+/** Default `PORCHLIGHT_SHUTDOWN_GRACE_MS` (ms). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
 
 /**
  * What a process does: `all` (default) receives webhooks and works; `worker` only works (takes jobs
@@ -36,9 +39,14 @@ export interface ServerSettings {
   githubTimeoutMs: number;
   /** Render budgets (see `render-budget.ts`). */
   render: RenderBudget;
+  /** Environment of the render workers: an allowlist without secrets (see `function-env.ts`). */
+  workerEnv: Readonly<Record<string, string>>;
+  /** The `starlark` function's settings in the render workers (`PORCHLIGHT_ALLOW_STARLARK`, ...). */
+  starlark: StarlarkSettings;
 }
 
-const envSchema = z.object({
+/** The variables of {@link ServerSettings} (unset or empty: the default). */
+export const serverVariables = {
   PORCHLIGHT_ROLE: z.enum(["all", "worker", "receiver"]).optional(),
   REDIS_URL: z
     .string()
@@ -56,21 +64,18 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+$/, "must be a whole number of milliseconds")
     .optional(),
-});
+};
+
+type ServerVariables = z.infer<z.ZodObject<typeof serverVariables>>;
 
 /**
- * Reads {@link ServerSettings} from `env` (unset or empty: the default).
- * @throws Error naming the variable (never its value) when a value is invalid, or when a `worker` /
- * `receiver` role has no `REDIS_URL`.
+ * {@link ServerSettings} from the checked variables and the parts read beside them.
+ * @throws Error when a `worker` / `receiver` role has no `REDIS_URL`.
  */
-export function readServerSettings(env: Record<string, string | undefined>): ServerSettings {
-  const set = Object.fromEntries(Object.keys(envSchema.shape).map((k) => [k, env[k] || undefined]));
-  const parsed = envSchema.safeParse(set);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`porchlight: invalid environment variable ${String(issue?.path[0])}: ${issue?.message}`);
-  }
-  const e = parsed.data;
+export function serverSettingsOf(
+  e: ServerVariables,
+  parts: Pick<ServerSettings, "render" | "workerEnv" | "starlark">,
+): ServerSettings {
   const role = e.PORCHLIGHT_ROLE ?? "all";
   if (role !== "all" && !e.REDIS_URL)
     throw new Error(
@@ -86,6 +91,6 @@ export function readServerSettings(env: Record<string, string | undefined>): Ser
     githubTimeoutMs: e.PORCHLIGHT_GITHUB_TIMEOUT_MS
       ? Number(e.PORCHLIGHT_GITHUB_TIMEOUT_MS)
       : DEFAULT_REQUEST_TIMEOUT_MS,
-    render: readRenderBudget(env),
+    ...parts,
   };
 }

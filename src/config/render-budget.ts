@@ -39,25 +39,16 @@ const whole = (what: string, min: number) =>
     .refine((n) => n >= min, `must be at least ${min}`)
     .optional();
 
-const envSchema = z.object({
+/** The variables of {@link RenderBudget} (unset or empty: the default). */
+export const renderBudgetVariables = {
   PORCHLIGHT_RENDER_TIMEOUT_MS: whole("milliseconds", 100),
   PORCHLIGHT_RENDER_MEMORY_MB: whole("MiB", 32),
   PORCHLIGHT_RENDER_WORKERS: whole("threads", 0),
   PORCHLIGHT_STARLARK_MAX_STEPS: whole("steps", 1),
-});
+};
 
-/**
- * Reads {@link RenderBudget} from `env` (unset or empty: the default).
- * @throws Error naming the variable when a value is invalid (the app then refuses to start).
- */
-export function readRenderBudget(env: Record<string, string | undefined>): RenderBudget {
-  const set = Object.fromEntries(Object.keys(envSchema.shape).map((k) => [k, env[k] || undefined]));
-  const parsed = envSchema.safeParse(set);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`porchlight: invalid environment variable ${String(issue?.path[0])}: ${issue?.message}`);
-  }
-  const e = parsed.data;
+/** {@link RenderBudget} from the checked variables. */
+export function renderBudgetOf(e: z.infer<z.ZodObject<typeof renderBudgetVariables>>): RenderBudget {
   return {
     timeoutMs: e.PORCHLIGHT_RENDER_TIMEOUT_MS ?? DEFAULT_RENDER_BUDGET.timeoutMs,
     memoryMb: e.PORCHLIGHT_RENDER_MEMORY_MB ?? DEFAULT_RENDER_BUDGET.memoryMb,
