@@ -37,8 +37,11 @@ import { createUpstreamServices } from "./server/upstream-services.js";
 
 /** Default reconciliation interval (ms): 5 minutes. */
 export const DEFAULT_RECONCILE_INTERVAL_MS = 300_000;
-/** Default check-run lease (ms): 10 minutes. */
-export const DEFAULT_CHECK_LEASE_MS = 600_000;
+/**
+ * Default check-run lease (ms): 30 s, renewed every 10 s while the process holds the run, so a run left
+ * in progress by a dead process is adopted about 30 s after its last renewal.
+ */
+export const DEFAULT_CHECK_LEASE_MS = 30_000;
 
 /** How the app is assembled beyond the operator's settings (tests and benchmarks). */
 export interface AppOptions {

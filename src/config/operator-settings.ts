@@ -49,7 +49,8 @@ export interface OperatorSettings {
   concurrency?: number;
   /**
    * How long a check run that needs follow-up requests stays leased to the process that started it
-   * without a renewal (`PORCHLIGHT_CHECK_LEASE_MS`, default 600000 = 10 minutes).
+   * without a renewal (`PORCHLIGHT_CHECK_LEASE_MS`, default 30000 = 30 s; renewed every third of it while
+   * held): a run left in progress by a dead process is adopted by another once it ends.
    */
   checkLeaseMs?: number;
   /** This GitHub App's id (Probot's `APP_ID`): only its check runs count as verdicts. */

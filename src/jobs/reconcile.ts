@@ -6,7 +6,8 @@
  *
  * A pass over one repository enqueues:
  * - a draft job for each draft branch whose head has no concluded `porchlight/render` run from this app,
- *   or a stale one (in progress, lease expired); a run another live process holds is left to it;
+ *   or a stale one (in progress, lease expired); a run another process holds is left to it, and the
+ *   repository is looked at again when that lease ends (the holder may be dead);
  * - a pull-request job for each open pull request into the default branch from elsewhere (a fork,
  *   another branch) whose head has no verdict (draft branches are covered by their draft job);
  * - a publish job for each recently closed (30 most recently updated) merged pull request from a draft
@@ -22,7 +23,7 @@ import { CONFIG_PATH, configFromText } from "../config/load.js";
 import type { GitHubPort, RepoRef } from "../github/port.js";
 import { type Log, VERDICT_MEMO_MS, verdictKey } from "../lifecycle/deps.js";
 import { normalizePrefix, parseDraftBranch } from "../lifecycle/revision-naming.js";
-import { type CheckLease, findVerdict } from "../lifecycle/verdict.js";
+import { type CheckLease, findVerdict, recheckWhenLeaseEnds } from "../lifecycle/verdict.js";
 import type { Job, ReconcileJob, WorkQueue } from "../lifecycle/work-queue.js";
 import { PUBLISH_COMMENT_MARKER } from "../report/comments.js";
 
@@ -45,6 +46,7 @@ export interface ReconcileReport {
 }
 
 async function needsVerdict(options: {
+  installationId: number;
   port: GitHubPort;
   repo: RepoRef;
   sha: string;
@@ -55,6 +57,9 @@ async function needsVerdict(options: {
   if (await deps.queue.remembers(key)) return false;
   const verdict = await findVerdict({ port: options.port, repo, sha, appId: deps.appId, lease: deps.lease });
   if (verdict.kind === "concluded") await deps.queue.remember(key, VERDICT_MEMO_MS);
+  // A run another process holds: if that process is dead, its lease ends and this pass runs again then.
+  if (verdict.kind === "held")
+    recheckWhenLeaseEnds({ queue: deps.queue, installationId: options.installationId, repo, held: verdict });
   return verdict.kind === "none" || verdict.kind === "stale";
 }
 
@@ -76,7 +81,7 @@ export async function reconcileRepository(options: {
   }
   const prefix = normalizePrefix(loaded.config.draftBranchPrefix);
   const base = { installationId, repo };
-  const check = (sha: string) => needsVerdict({ port, repo, sha, deps });
+  const check = (sha: string) => needsVerdict({ installationId, port, repo, sha, deps });
 
   for (const branch of await port.listBranches({ repo, prefix })) {
     if (!parseDraftBranch(branch.name, { draftPrefix: prefix })) continue;

@@ -30,7 +30,7 @@ import { type GateVerdict, gateCheckReport } from "./merge-gate.js";
 import { type RenderedPackages, renderPackagesAtSha } from "./render-at-sha.js";
 import { directoryOf } from "./revision-list.js";
 import { touchedPackages } from "./touched-packages.js";
-import { CheckRunTracker, findVerdict, type Verdict } from "./verdict.js";
+import { CheckRunTracker, findVerdict, recheckWhenLeaseEnds, type Verdict } from "./verdict.js";
 
 /** What {@link checkCommit} found and reported. */
 export type CommitCheck =
@@ -73,6 +73,9 @@ export async function existingVerdict(repo: RepoRef, sha: string, deps: Lifecycl
     return { kind: "concluded", runId: 0, conclusion: "" };
   const verdict = await findVerdict({ port: deps.port, repo, sha, appId: deps.appId, lease: deps.lease });
   if (verdict.kind === "concluded") await deps.queue.remember(verdictKey(repo, sha), VERDICT_MEMO_MS);
+  // Its holder may be dead: look again when the lease ends.
+  if (verdict.kind === "held")
+    recheckWhenLeaseEnds({ queue: deps.queue, installationId: deps.installationId, repo, held: verdict });
   return verdict;
 }
 

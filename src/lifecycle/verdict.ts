@@ -4,13 +4,18 @@
  *
  * A run that needs follow-up requests (more than 50 annotations) is created `in_progress` under a LEASE
  * written in its `external_id` (`<rendered-from> holder=<process> until=<epoch ms> sent=<annotations>`),
- * renewed by every follow-up. If the process dies or GitHub fails for longer than the retries, the run
- * stays `in_progress`: the next attempt of the job (same holder) or, once the lease expired, any process
- * (a retry, the next start, reconciliation) ADOPTS it — renders again, sends the annotations not yet
- * sent and concludes it — so a sha keeps one run and no run is concluded under a live process.
+ * renewed by every follow-up and, while the process holds the run (rendering again for an adopted run,
+ * waiting on GitHub), every third of the lease. If the process dies or GitHub fails for longer than the
+ * retries, the run stays `in_progress`: the next attempt of the job (same holder) or, once the lease
+ * expired, any process (a retry, the next start, reconciliation) ADOPTS it — claims it, renders again,
+ * sends the annotations not yet sent and concludes it — so a sha keeps one run and no run is concluded
+ * under a live process. A process that finds a run held by another looks again when its lease ends
+ * ({@link recheckWhenLeaseEnds}), so a run of a dead process is adopted within one lease (30 s by
+ * default), not at the next reconciliation pass.
  */
 import type { CheckAnnotation, CheckOutput, GitHubPort, PullRequestRef, RepoRef } from "../github/port.js";
 import { batchAnnotations } from "../report/annotations.js";
+import type { WorkQueue } from "./work-queue.js";
 import type { CheckReport } from "../report/check-summary.js";
 import { crashOutput } from "../report/messages.js";
 
@@ -67,10 +72,10 @@ export function parseExternalId(text: string | undefined): ExternalId | undefine
 export type Verdict =
   | { kind: "none" }
   | { kind: "concluded"; runId: number; conclusion: string }
-  /** In progress under another process's live lease: that process concludes it. */
-  | { kind: "held"; runId: number }
+  /** In progress under another process's live lease (ending at `until`, epoch ms): that process concludes it. */
+  | { kind: "held"; runId: number; until: number }
   /** In progress, lease expired or ours: adopt and finish it. */
-  | { kind: "stale"; runId: number; sent: number };
+  | { kind: "stale"; runId: number; sent: number; renderedFrom: string };
 
 /**
  * The verdict on `sha` from this app's runs (`appId` when known): any concluded run wins; else an
@@ -99,9 +104,43 @@ export async function findVerdict(options: {
   const id = parseExternalId(open.externalId);
   const started = open.startedAt ? Date.parse(open.startedAt) : now;
   const until = id?.until ?? started + lease.leaseMs;
-  if (id?.holder !== lease.holder && until > now) return { kind: "held", runId: open.id };
-  return { kind: "stale", runId: open.id, sent: id?.sent ?? 0 };
+  if (id?.holder !== lease.holder && until > now) return { kind: "held", runId: open.id, until };
+  return { kind: "stale", runId: open.id, sent: id?.sent ?? 0, renderedFrom: id?.renderedFrom || options.sha };
 }
+
+/** Runs whose lease end a look-again is scheduled for, in this process (`<owner>/<repo>@<run id>`). */
+const rechecks = new Set<string>();
+
+/**
+ * After `held.until` (+1 s), enqueues a reconciliation pass over `repo`: if the holder died meanwhile
+ * its run is stale by then and the pass hands it to a job that adopts it; if the holder renewed the
+ * lease the pass finds it held again and looks again at the new end. One look per run at a time in
+ * this process; the timer does not keep the process alive (the next start's pass covers a restart).
+ */
+export function recheckWhenLeaseEnds(options: {
+  queue: Pick<WorkQueue, "enqueue">;
+  installationId: number;
+  repo: RepoRef;
+  held: { runId: number; until: number };
+  now?: () => number;
+}): void {
+  const { queue, installationId, repo, held } = options;
+  const key = `${repo.owner}/${repo.repo}@${held.runId}`;
+  if (rechecks.has(key)) return;
+  rechecks.add(key);
+  const waitMs = Math.max(0, held.until - (options.now ?? Date.now)()) + 1000;
+  const timer = setTimeout(() => {
+    rechecks.delete(key);
+    void queue.enqueue({ kind: "reconcile", installationId, repo }).catch(() => undefined);
+  }, waitMs);
+  timer.unref?.();
+}
+
+/** Longest a process renews one run's lease without concluding it (ms): past it the run is let go. */
+export const MAX_HOLD_MS = 15 * 60_000;
+
+/** The tracker of this process renewing each run's lease (a retry's tracker takes over from the last). */
+const holders = new Map<number, CheckRunTracker>();
 
 /** Creates a completed `porchlight/render` run (with the "Re-render" button). */
 export async function postCheck(options: {
@@ -133,6 +172,10 @@ export class CheckRunTracker {
   #headSha: string | undefined;
   #adoptedSent: number | undefined;
   #completed = false;
+  /** Lease renewal while the run is held: what the renewal writes, its timer, and the writes in order. */
+  #held: { renderedFrom: string; sent: number; since: number } | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #writes: Promise<unknown> = Promise.resolve();
 
   constructor(options: { port: GitHubPort; repo: RepoRef; lease: CheckLease }) {
     this.#port = options.port;
@@ -154,9 +197,67 @@ export class CheckRunTracker {
    * Takes over a stale run (see {@link findVerdict}): {@link publish} continues it instead of creating
    * one, and {@link fail} concludes it. `sent` = annotations it already has.
    */
-  adopt(stale: { runId: number; sent: number }): void {
+  adopt(stale: { runId: number; sent: number; renderedFrom?: string }): void {
     this.#id = stale.runId;
     this.#adoptedSent = stale.sent;
+    // Claimed at once (the lease now names this process), renewed while it renders again.
+    this.#hold(stale.renderedFrom ?? "", stale.sent, true);
+  }
+
+  /** Starts (or updates) renewing the lease of the run; `now`: write the lease at once. */
+  #hold(renderedFrom: string, sent: number, now = false): void {
+    const id = this.#id;
+    if (id === undefined || this.#completed) return;
+    const since = this.#held?.since ?? (this.#lease.now ?? Date.now)();
+    this.#held = { renderedFrom: renderedFrom || (this.#held?.renderedFrom ?? ""), sent, since };
+    const previous = holders.get(id);
+    if (previous && previous !== this) previous.#release();
+    holders.set(id, this);
+    if (now) void this.#renew();
+    if (this.#timer) return;
+    this.#timer = setInterval(() => void this.#renew(), Math.max(1000, Math.floor(this.#lease.leaseMs / 3)));
+    this.#timer.unref?.();
+  }
+
+  /** Writes the lease again (after the writes already queued); a failed renewal is left to the next one. */
+  #renew(): Promise<unknown> {
+    const held = this.#held;
+    const id = this.#id;
+    if (!held || id === undefined || this.#completed) return Promise.resolve();
+    const now = (this.#lease.now ?? Date.now)();
+    if (now - held.since > MAX_HOLD_MS) {
+      this.#release();
+      return Promise.resolve();
+    }
+    return this.#write(() =>
+      this.#completed || !held.renderedFrom
+        ? Promise.resolve()
+        : this.#port.updateCheckRun({
+            repo: this.#repo,
+            checkRunId: id,
+            externalId: this.#leased(held.renderedFrom, held.sent),
+          }),
+    ).catch(() => undefined);
+  }
+
+  /** Runs `write` after every write already queued on this run (renewals never overtake an update). */
+  #write<T>(write: () => Promise<T>): Promise<T> {
+    const next = this.#writes.then(write, write);
+    this.#writes = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Stops renewing the lease. */
+  #release(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#held = undefined;
+    if (this.#id !== undefined && holders.get(this.#id) === this) holders.delete(this.#id);
+  }
+
+  /** Stops renewing the lease of an unconcluded run (its job ends without concluding it). */
+  release(): void {
+    this.#release();
   }
 
   #leased(renderedFrom: string, sent: number): string {
@@ -218,26 +319,34 @@ export class CheckRunTracker {
       next = 1;
     }
     const id = this.#id as number;
-    if (next >= batches.length && adopted) {
-      await this.#port.updateCheckRun({
-        repo: this.#repo,
-        checkRunId: id,
-        ...final,
-        output: output(undefined),
-      });
-    }
-    for (let i = next; i < batches.length; i++) {
-      const batch = batches[i] ?? [];
-      sent += batch.length;
-      const last = i === batches.length - 1;
-      await this.#port.updateCheckRun({
-        repo: this.#repo,
-        checkRunId: id,
-        ...(last ? final : { externalId: this.#leased(renderedFrom, sent) }),
-        output: output(batch),
-      });
+    if (next < batches.length) this.#hold(renderedFrom, sent);
+    try {
+      if (next >= batches.length && adopted) {
+        await this.#write(() =>
+          this.#port.updateCheckRun({ repo: this.#repo, checkRunId: id, ...final, output: output(undefined) }),
+        );
+      }
+      for (let i = next; i < batches.length; i++) {
+        const batch = batches[i] ?? [];
+        sent += batch.length;
+        const last = i === batches.length - 1;
+        await this.#write(() =>
+          this.#port.updateCheckRun({
+            repo: this.#repo,
+            checkRunId: id,
+            ...(last ? final : { externalId: this.#leased(renderedFrom, sent) }),
+            output: output(batch),
+          }),
+        );
+        if (!last) this.#hold(renderedFrom, sent);
+      }
+    } catch (error) {
+      // The job's retry (or, once the lease ends, any process) adopts the run.
+      this.#release();
+      throw error;
     }
     this.#completed = true;
+    this.#release();
     return { id, pullRequests };
   }
 
@@ -252,16 +361,23 @@ export class CheckRunTracker {
   }): Promise<{ id: number; pullRequests: PullRequestRef[] }> {
     const headSha = this.#headSha ?? options.headSha;
     let result: { id: number; pullRequests: PullRequestRef[] };
-    if (this.#id !== undefined) {
-      await this.#port.updateCheckRun({
-        repo: this.#repo,
-        checkRunId: this.#id,
-        status: "completed",
-        conclusion: options.conclusion,
-        externalId: formatExternalId({ renderedFrom: headSha }),
-        output: options.output,
-      });
-      result = { id: this.#id, pullRequests: [] };
+    const id = this.#id;
+    if (id !== undefined) {
+      try {
+        await this.#write(() =>
+          this.#port.updateCheckRun({
+            repo: this.#repo,
+            checkRunId: id,
+            status: "completed",
+            conclusion: options.conclusion,
+            externalId: formatExternalId({ renderedFrom: headSha }),
+            output: options.output,
+          }),
+        );
+      } finally {
+        this.#release();
+      }
+      result = { id, pullRequests: [] };
     } else {
       result = await postCheck({ port: this.#port, repo: this.#repo, ...options, headSha });
     }
