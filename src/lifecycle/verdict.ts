@@ -15,9 +15,9 @@
  */
 import type { CheckAnnotation, CheckOutput, GitHubPort, PullRequestRef, RepoRef } from "../github/port.js";
 import { batchAnnotations } from "../report/annotations.js";
-import type { WorkQueue } from "./work-queue.js";
 import type { CheckReport } from "../report/check-summary.js";
 import { crashOutput } from "../report/messages.js";
+import type { WorkQueue } from "./work-queue.js";
 
 /** The check run's name, as required status checks refer to it. */
 export const RENDER_CHECK_NAME = "porchlight/render";
@@ -105,7 +105,12 @@ export async function findVerdict(options: {
   const started = open.startedAt ? Date.parse(open.startedAt) : now;
   const until = id?.until ?? started + lease.leaseMs;
   if (id?.holder !== lease.holder && until > now) return { kind: "held", runId: open.id, until };
-  return { kind: "stale", runId: open.id, sent: id?.sent ?? 0, renderedFrom: id?.renderedFrom || options.sha };
+  return {
+    kind: "stale",
+    runId: open.id,
+    sent: id?.sent ?? 0,
+    renderedFrom: id?.renderedFrom || options.sha,
+  };
 }
 
 /** Runs whose lease end a look-again is scheduled for, in this process (`<owner>/<repo>@<run id>`). */
@@ -323,7 +328,12 @@ export class CheckRunTracker {
     try {
       if (next >= batches.length && adopted) {
         await this.#write(() =>
-          this.#port.updateCheckRun({ repo: this.#repo, checkRunId: id, ...final, output: output(undefined) }),
+          this.#port.updateCheckRun({
+            repo: this.#repo,
+            checkRunId: id,
+            ...final,
+            output: output(undefined),
+          }),
         );
       }
       for (let i = next; i < batches.length; i++) {

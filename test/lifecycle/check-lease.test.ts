@@ -47,7 +47,11 @@ describe("check-run lease", () => {
     expect(updates).toHaveLength(4);
     const last = parseExternalId(updates[3]?.externalId as string);
     expect(last?.until).toBeGreaterThan(Date.now());
-    await tracker.conclude({ headSha: "a".repeat(40), conclusion: "success", output: { title: "t", summary: "s" } });
+    await tracker.conclude({
+      headSha: "a".repeat(40),
+      conclusion: "success",
+      output: { title: "t", summary: "s" },
+    });
     const concluded = updates.length;
     expect(updates[concluded - 1]).toMatchObject({ status: "completed", externalId: "a".repeat(40) });
     await vi.advanceTimersByTimeAsync(60_000);
@@ -58,7 +62,9 @@ describe("check-run lease", () => {
     const now = Date.now();
     const externalId = `${"b".repeat(40)} holder=dead until=${now + 20_000} sent=50`;
     const port = {
-      listCheckRuns: async () => [{ id: 9, status: "in_progress", externalId, startedAt: new Date(now).toISOString() }],
+      listCheckRuns: async () => [
+        { id: 9, status: "in_progress", externalId, startedAt: new Date(now).toISOString() },
+      ],
     } as unknown as GitHubPort;
     const lease = { holder: "me", leaseMs: 30_000, now: () => Date.now() };
     const held = await findVerdict({ port, repo, sha: "b".repeat(40), lease });
