@@ -11,6 +11,7 @@ import { RENDER_USAGE } from "./render-args.js";
 import { FN_USAGES } from "./usage/fn.js";
 import { OTHER_USAGES } from "./usage/other.js";
 import { PKG_USAGES } from "./usage/pkg.js";
+import { REPO_USAGES } from "./usage/repo.js";
 import { RPKG_USAGES } from "./usage/rpkg.js";
 
 /** One command or verb: its words after `porchlight`, a one-line summary and its full usage text. */
@@ -50,6 +51,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { path: "fn eval", summary: "run one function on a package, like `kpt fn eval`", usage: EVAL_USAGE },
   ...RPKG_USAGES,
   ...PKG_USAGES,
+  ...REPO_USAGES,
   ...OTHER_USAGES,
 ];
 

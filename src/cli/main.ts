@@ -42,6 +42,7 @@ const MODULES: Record<string, () => Promise<SubcommandModule>> = {
   fn: () => import("./fn-command.js"),
   rpkg: () => import("./rpkg-get.js"),
   pkg: () => import("./pkg.js"),
+  repo: () => import("./repo-command.js"),
   protect: () => import("./protect.js"),
   starlark: () => import("./starlark.js"),
   rego: () => import("./rego.js"),

@@ -185,7 +185,41 @@ export async function runUpdate(argv: string[], io: PkgIo = defaultIo()): Promis
   }
 }
 
-/** `porchlight pkg <get|update> ...`. */
+/**
+ * `porchlight pkg init [DIR] [--description D --keywords K,.. --site URL]`: kpt's `pkg init` — writes the
+ * Kptfile, README.md and package-context.yaml of a new package into DIR (default: the current directory,
+ * created when missing); refused when DIR already has a Kptfile. Resolves to the exit code.
+ */
+export async function runInit(argv: string[], io: PkgIo = defaultIo()): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      description: { type: "string" },
+      keywords: { type: "string" },
+      site: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length > 1)
+    throw new UsageError("accepts at most 1 arg(s), received 2 or more", "pkg init");
+  const dir = path.resolve(io.cwd, positionals[0] ?? ".");
+  if (existsSync(path.join(dir, KPTFILE))) {
+    io.stderr(`Error: Kptfile already exists in ${positionals[0] ?? "."}\n`);
+    return 1;
+  }
+  await mkdir(dir, { recursive: true });
+  const { initFiles } = await import("../pkg/init-files.js");
+  const { writeFile } = await import("node:fs/promises");
+  for (const [file, text] of initFiles(path.basename(dir), values)) {
+    if (existsSync(path.join(dir, file))) continue;
+    io.stdout(`writing ${path.join(positionals[0] ?? ".", file)}\n`);
+    await writeFile(path.join(dir, file), text);
+  }
+  return 0;
+}
+
+/** `porchlight pkg <get|update|init> ...`. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   try {
@@ -194,6 +228,8 @@ export async function run(argv: string[]): Promise<number> {
         return await runGet(rest);
       case "update":
         return await runUpdate(rest);
+      case "init":
+        return await runInit(rest);
       default:
         // help and a bare `porchlight pkg` are answered by main.ts from the registered usage
         throw new UsageError(`unknown command ${JSON.stringify(sub)} for "porchlight pkg"`);

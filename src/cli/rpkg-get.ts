@@ -1,7 +1,8 @@
 /**
- * `porchlight rpkg get --repo <owner/repo> [--name <package>] [-o yaml]`: lists the package revisions of
- * a GitHub repository the way `porchctl rpkg get` lists Porch's, derived from its draft branches, pull
- * requests, tags and default branch. Reads `GITHUB_TOKEN` (and `GITHUB_API_URL` for GitHub Enterprise
+ * `porchlight rpkg get [NAME...] [--repo <owner/repo>] [--name <package>] [--revision N] [--workspace WS]
+ * [-o yaml]`: lists the package revisions of the GitHub repositories the token reaches (or of `--repo`) the
+ * way `porchctl rpkg get` lists Porch's, derived from their draft branches, pull requests, tags and default
+ * branches. Reads `GITHUB_TOKEN` (and `GITHUB_API_URL` for GitHub Enterprise
  * Server).
  *
  * ```
@@ -15,12 +16,14 @@
  */
 import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
+import type { RepoRef } from "../github/port.js";
 import { createRestPort, parseRepoSlug } from "../github/rest-client.js";
 import { readYamlFile } from "../github/revision-source.js";
 import type { PackageRevisionInfo } from "../lifecycle/revision-list.js";
 import { OWNER_ANNOTATION } from "../lifecycle/upstream-source.js";
 import type { CliIo } from "./cli-io.js";
 import { commandAt, UsageError } from "./commands.js";
+import { reachableRepositories, webBaseOf } from "./rpkg-context.js";
 import { listRepoRevisions } from "./rpkg-revisions.js";
 
 const USAGE = commandAt("rpkg get")?.usage ?? "";
@@ -165,7 +168,71 @@ async function draftOwners(
   return owners;
 }
 
-/** The command with injectable I/O; returns the exit code (0 ok, 1 usage, GitHub or config error). */
+/** The flags of `rpkg get` (porchctl's `--name`, `--revision`, `--workspace` filters included). */
+interface GetFlags {
+  repo?: string;
+  output?: string;
+  name?: string;
+  revision?: string;
+  workspace?: string;
+  help?: boolean;
+}
+
+function parseGetArgs(args: string[]): { values: GetFlags; names: string[] } {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      repo: { type: "string" },
+      output: { type: "string", short: "o" },
+      name: { type: "string" },
+      revision: { type: "string" },
+      workspace: { type: "string" },
+      namespace: { type: "string", short: "n" },
+      help: { type: "boolean", short: "h" },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  return { values, names: positionals };
+}
+
+/** One repository's rows, filtered, and (for `-o yaml`) its PackageRevision objects. */
+async function repoRevisions(
+  port: ReturnType<typeof createRestPort>,
+  repo: RepoRef,
+  options: { values: GetFlags; names: string[]; webBase: string; yaml: boolean },
+): Promise<{ rows: PackageRevisionInfo[]; items: unknown[] }> {
+  const { values, names } = options;
+  const listed = await listRepoRevisions(port, repo);
+  const { refs } = listed;
+  const rows = listed.rows.filter(
+    (r) =>
+      (values.name === undefined || r.packageName === values.name) &&
+      (values.revision === undefined || String(r.revision) === values.revision) &&
+      (values.workspace === undefined || r.workspace === values.workspace) &&
+      (names.length === 0 || names.includes(r.name)),
+  );
+  if (!options.yaml || rows.length === 0) return { rows, items: [] };
+  const onDefaultBranch = new Set(refs.defaultBranchPaths);
+  const owners = await variantOwners(port, {
+    repo,
+    sha: refs.defaultBranchSha,
+    kptfiles: new Set(
+      rows
+        .map((r) => (r.packagePath ? `${r.packagePath}/Kptfile` : "Kptfile"))
+        .filter((f) => onDefaultBranch.has(f)),
+    ),
+  });
+  for (const [name, owner] of await draftOwners(port, repo, rows)) owners.set(name, owner);
+  const list = toPackageRevisionList(rows, `${options.webBase}/${repo.owner}/${repo.repo}`, owners);
+  return { rows, items: list.items as unknown[] };
+}
+
+/**
+ * The command with injectable I/O; returns the exit code (0 ok, 1 usage, GitHub or config error). Without
+ * `--repo` it lists every repository the token reaches (a repository whose listing fails is named on
+ * stderr and skipped); positional NAMEs keep only those revisions.
+ */
 export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
   let args = argv;
   if (args[0] === "rpkg") args = args.slice(1);
@@ -177,22 +244,14 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
       io,
     );
   }
-  let values: { repo?: string; output?: string; name?: string; help?: boolean };
+  let parsed: { values: GetFlags; names: string[] };
   try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        repo: { type: "string" },
-        output: { type: "string", short: "o" },
-        name: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
+    parsed = parseGetArgs(args);
   } catch (error) {
     io.stderr(`Error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 1;
   }
+  const { values, names } = parsed;
   if (values.help) {
     io.stdout(USAGE);
     return 0;
@@ -202,43 +261,37 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`Error: unknown output format "${output}" (use yaml, or omit -o for a table)\n\n${USAGE}`);
     return 1;
   }
-  let repo: { owner: string; repo: string };
+  let only: RepoRef | undefined;
   try {
-    repo = parseRepoSlug(values.repo);
+    only = values.repo === undefined ? undefined : parseRepoSlug(values.repo);
   } catch (error) {
     io.stderr(`Error: --repo: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 1;
   }
   try {
     const port = createRestPort(io.env);
-    const listed = await listRepoRevisions(port, repo);
-    const { refs } = listed;
-    let rows = listed.rows;
-    if (values.name !== undefined) rows = rows.filter((r) => r.packageName === values.name);
-    const webBase = (
-      io.env.GITHUB_API_URL ? new URL(io.env.GITHUB_API_URL).origin : "https://github.com"
-    ).replace("://api.github.com", "://github.com");
-    const onDefaultBranch = new Set(refs.defaultBranchPaths);
-    const owners =
-      output === "yaml"
-        ? await variantOwners(port, {
-            repo,
-            sha: refs.defaultBranchSha,
-            kptfiles: new Set(
-              rows
-                .map((r) => (r.packagePath ? `${r.packagePath}/Kptfile` : "Kptfile"))
-                .filter((f) => onDefaultBranch.has(f)),
-            ),
-          })
-        : new Map<string, string>();
-    if (output === "yaml")
-      for (const [name, owner] of await draftOwners(port, repo, rows)) owners.set(name, owner);
-    io.stdout(
-      output === "yaml"
-        ? stringify(toPackageRevisionList(rows, `${webBase}/${repo.owner}/${repo.repo}`, owners))
-        : formatTable(rows),
-    );
-    return 0;
+    const repos = only ? [only] : await reachableRepositories(port);
+    const rows: PackageRevisionInfo[] = [];
+    const items: unknown[] = [];
+    let failed = 0;
+    for (const repo of repos) {
+      try {
+        const got = await repoRevisions(port, repo, {
+          values,
+          names,
+          webBase: webBaseOf(io.env),
+          yaml: output === "yaml",
+        });
+        rows.push(...got.rows);
+        items.push(...got.items);
+      } catch (error) {
+        if (only) throw error;
+        failed += 1;
+        io.stderr(`warning: ${repo.owner}/${repo.repo} not listed: ${(error as Error).message}\n`);
+      }
+    }
+    io.stdout(output === "yaml" ? stringify({ apiVersion: "v1", kind: "List", items }) : formatTable(rows));
+    return failed > 0 && rows.length === 0 && repos.length === failed ? 1 : 0;
   } catch (error) {
     io.stderr(`porchlight rpkg get: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

@@ -68,6 +68,12 @@ export const repoConfigSchema = z.strictObject({
   enforceReadinessGates: z.boolean().default(true),
 
   /**
+   * This is a deployment repository (Porch's `Repository.spec.deployment`): its packages are meant to be
+   * applied, not cloned. Shown by `porchlight repo get`. Default `false` (a blueprint repository).
+   */
+  deployment: z.boolean().default(false),
+
+  /**
    * Porch's PackageVariants of this repository: `directory` holds PackageVariant / PackageVariantSet
    * resources (read from the default branch only, never package content), `injectors` the resources
    * their `injectors` select. Defaults `package-variants/` and `package-variant-injectors/`.

@@ -408,6 +408,8 @@ export interface GitHubPort {
   listInstallations(): Promise<number[]>;
   /** Repositories the installation can access (`GET /installation/repositories`, paginated). */
   listInstallationRepositories(): Promise<RepoRef[]>;
+  /** Repositories a user token can read (`GET /user/repos`, paginated): the CLI with a personal token. */
+  listUserRepositories?(): Promise<RepoRef[]>;
   /**
    * Repositories of `owner` the caller can read: the installation's of that owner with an installation
    * token, else the organization's or the user's (`GET /orgs|users/{owner}/repos`).

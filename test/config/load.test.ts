@@ -14,6 +14,7 @@ describe("repository config", () => {
         directories: ["/"],
         convertFailingToDraft: true,
         enforceReadinessGates: true,
+        deployment: false,
         packageVariants: { directory: "package-variants/", injectors: "package-variant-injectors/" },
         upgrades: { autoMerge: false },
         dashboard: false,

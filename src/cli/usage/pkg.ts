@@ -8,6 +8,7 @@ export const PKG_USAGES = [
 Commands:
   get REPO_URI[.git]/PKG_PATH[@VERSION] [DIR]   fetch a package from a git repository, like \`kpt pkg get\`
   update [PKG_PATH][@VERSION]                   update a package to a new upstream revision, like \`kpt pkg update\`
+  init [DIR]                                    create a new package's files, like \`kpt pkg init\`
 
 Flags:
   -h, --help   show this help
@@ -50,6 +51,25 @@ Flags:
 Examples:
   porchlight pkg update wordpress@v0.10
   porchlight pkg update . --strategy fast-forward
+`,
+  },
+  {
+    path: "pkg init",
+    summary: "create a new package's Kptfile, README and package context, like `kpt pkg init`",
+    usage: `Usage: porchlight pkg init [DIR] [flags]
+
+Initialize a package in DIR (default: the current directory; created when missing), like
+\`kpt pkg init\`: writes the Kptfile (named after the directory), README.md and package-context.yaml,
+keeping files that are already there. Refused when DIR already has a Kptfile.
+
+Flags:
+  --description D   info.description of the Kptfile (default "sample description")
+  --keywords K,...  info.keywords
+  --site URL        info.site
+  -h, --help        show this help
+
+Examples:
+  porchlight pkg init basens --description "a namespace"
 `,
   },
 ] as const;

@@ -108,6 +108,7 @@ export function repoOperations(
   | "listInstallations"
   | "listInstallationRepositories"
   | "listOwnerRepositories"
+  | "listUserRepositories"
   | "ensureRuleset"
 > {
   return {
@@ -179,6 +180,13 @@ export function repoOperations(
     async listInstallationRepositories() {
       const repos = await call("apps.listReposAccessibleToInstallation", () =>
         octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, { per_page: 100 }),
+      );
+      return repos.map((r) => ({ owner: r.owner.login, repo: r.name }));
+    },
+
+    async listUserRepositories() {
+      const repos = await call("repos.listForAuthenticatedUser", () =>
+        octokit.paginate(octokit.rest.repos.listForAuthenticatedUser, { per_page: 100 }),
       );
       return repos.map((r) => ({ owner: r.owner.login, repo: r.name }));
     },
