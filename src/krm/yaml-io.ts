@@ -465,18 +465,6 @@ function goSchemaFor(schema: Schema): Schema {
   return to;
 }
 
-/**
- * Makes `doc` print every scalar whose value still matches its source text as that text (`1e3`,
- * `0x1F`, `9007199254740993`: integers beyond 2^53 and floats are JS doubles once parsed, so printing
- * the value would change them), as Go's yaml.v3 keeps a node's text. Mutates the document's schema only.
- */
-export function keepScalarText(doc: Document): void {
-  const schema = doc.schema.clone();
-  const tags = schema.tags;
-  schema.tags = tags.map((tag) => keepSourceText(tag, tags));
-  doc.schema = schema;
-}
-
 /** Strings the document asks to double-quote are written as yaml.v3 writes them (see goDoubleQuoted). */
 function goDoubleQuotes<T extends Schema["tags"][number]>(tag: T): T {
   if (tag.tag !== "tag:yaml.org,2002:str" || (tag as { collection?: string }).collection) return tag;

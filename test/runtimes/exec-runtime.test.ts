@@ -4,7 +4,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createExecRuntime, EXEC_NOT_ALLOWED } from "../../src/runtimes/exec/exec-runtime.js";
 import { splitCommand } from "../../src/runtimes/exec/split-command.js";
-import { parseResourceList, serializeResourceList } from "../../src/runtimes/exec/wire.js";
+import {
+  decodeResourceList,
+  encodeResourceList,
+  parseResourceList,
+  serializeResourceList,
+} from "../../src/runtimes/exec/wire.js";
 import { configMap, docs, dump } from "./helpers.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/functions");
@@ -82,6 +87,28 @@ describe("ResourceList wire format", () => {
     lines.push("items: [*a8]");
     expect(() => parseResourceList(lines.join("\n"))).toThrow(/aliases expand to more than 200000 nodes/);
     expect(() => parseResourceList("kind: ResourceList\nitems: &x [*x]\n")).toThrow(/invalid YAML/);
+  });
+
+  it("hands back the input documents themselves for items a function returned unchanged", () => {
+    const items = docs(
+      [0, 1]
+        .map(
+          (i) =>
+            `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i} # n\n  annotations:\n    config.k8s.io/id: "${i}"\ndata:\n  k: "0x1F"\n`,
+        )
+        .join("---\n"),
+    );
+    const wire = encodeResourceList({ items, results: [] });
+    // exec: cat
+    const same = decodeResourceList(wire.text, wire);
+    expect(same.items[0]).toBe(items[0]);
+    expect(same.items[1]).toBe(items[1]);
+    // the same nodes written differently (wide sequences) are still unchanged; a changed value is not
+    const wide = wire.text.replace(/\n(?=[ -])/g, "\n  ");
+    const changed = decodeResourceList(wide.replace('k: "0x1F"', "k: changed"), wire);
+    expect(changed.items[0]).not.toBe(items[0]);
+    expect(changed.items[0].getIn(["data", "k"])).toBe("changed");
+    expect(changed.items[1]).toBe(items[1]);
   });
 
   it("rejects output that is not a ResourceList", () => {

@@ -3,7 +3,7 @@
  * when one of them is installed and its daemon answers; otherwise every function is "not mine".
  */
 import { classifyTag, statusImage } from "../../engine/image.js";
-import { parseResourceList, restoreInputFormatting, serializeResourceList } from "../exec/wire.js";
+import { decodeResourceList, encodeResourceList } from "../exec/wire.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 
 /** Options of the container runtime. */
@@ -69,11 +69,12 @@ export function createContainerRuntime(options: ContainerRuntimeOptions = {}): F
         return { exitCode: 1, stderr: "", executionError: (err as Error).message };
       }
       const { execa } = await import("execa");
+      const wire = encodeResourceList(request.input);
       const result = await execa(
         bin,
         ["run", "--rm", "-i", "--network", "none", "--security-opt=no-new-privileges", image],
         {
-          input: serializeResourceList(request.input),
+          input: wire.text,
           reject: false,
           timeout,
           maxBuffer,
@@ -85,8 +86,7 @@ export function createContainerRuntime(options: ContainerRuntimeOptions = {}): F
         return { exitCode: 1, stderr, executionError: result.shortMessage };
       }
       try {
-        const output = parseResourceList(String(result.stdout));
-        restoreInputFormatting(request.input, output);
+        const output = decodeResourceList(String(result.stdout), wire);
         return { exitCode: result.exitCode, stderr, output };
       } catch {
         return { exitCode: result.exitCode === 0 ? 1 : result.exitCode, stderr };

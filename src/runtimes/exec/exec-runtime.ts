@@ -5,7 +5,7 @@
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 import { runProcess } from "./run-process.js";
 import { splitCommand } from "./split-command.js";
-import { parseResourceList, restoreInputFormatting, serializeResourceList } from "./wire.js";
+import { decodeResourceList, encodeResourceList } from "./wire.js";
 
 /** kpt's message when an exec function runs without permission. */
 export const EXEC_NOT_ALLOWED = "must run with `--allow-exec` option to allow running function binaries";
@@ -54,9 +54,10 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       }
       if (argv.length === 0) return { exitCode: 1, stderr: "", executionError: "exec command is empty" };
       const [file, ...args] = argv;
+      const wire = encodeResourceList(request.input);
       const result = await runProcess(file, args, {
         cwd: request.cwd ?? options.cwd ?? process.cwd(),
-        input: serializeResourceList(request.input),
+        input: wire.text,
         timeoutMs,
         maxBytes,
       });
@@ -79,8 +80,7 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       }
       const exitCode = result.exitCode;
       try {
-        const output = parseResourceList(stdout);
-        restoreInputFormatting(request.input, output);
+        const output = decodeResourceList(stdout, wire);
         return { exitCode, stderr, output };
       } catch (err) {
         if (exitCode !== 0) return { exitCode, stderr };

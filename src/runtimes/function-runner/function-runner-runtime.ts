@@ -7,7 +7,7 @@
  */
 import type * as Grpc from "@grpc/grpc-js";
 import { runnableImage } from "../container/container-runtime.js";
-import { parseResourceList, restoreInputFormatting, serializeResourceList } from "../exec/wire.js";
+import { decodeResourceList, encodeResourceList } from "../exec/wire.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 import {
   decodeResponse,
@@ -141,7 +141,8 @@ export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): C
         return { exitCode: 1, stderr: "", executionError: (err as Error).message };
       }
       if (!allowed(image)) return undefined;
-      const resourceList = Buffer.from(serializeResourceList(request.input), "utf8");
+      const wire = encodeResourceList(request.input);
+      const resourceList = Buffer.from(wire.text, "utf8");
       let response: EvaluateFunctionResponse;
       try {
         response = await call({ resourceList, image });
@@ -152,8 +153,7 @@ export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): C
       }
       const stderr = Buffer.from(response.log).toString("utf8");
       try {
-        const output = parseResourceList(Buffer.from(response.resourceList).toString("utf8"));
-        restoreInputFormatting(request.input, output);
+        const output = decodeResourceList(Buffer.from(response.resourceList).toString("utf8"), wire);
         // The runner answers OK only when the function exited 0 (a failure is an INTERNAL status).
         return { exitCode: 0, stderr, output };
       } catch (err) {
