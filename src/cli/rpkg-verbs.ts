@@ -34,6 +34,7 @@ import {
   VerbError,
   VerbUsage,
 } from "./rpkg-context.js";
+import { closeDeletionIssue, proposeDeletion } from "./rpkg-deletion.js";
 
 /** The verbs this module runs (clone, pull, push and upgrade in rpkg-content.ts). */
 export const RPKG_VERBS = [
@@ -167,6 +168,11 @@ async function approve(ctx: Ctx, r: LocatedRevision): Promise<void> {
 async function reject(ctx: Ctx, r: LocatedRevision): Promise<void> {
   if (r.lifecycle === "DeletionProposed") {
     await ctx.port.deleteBranch({ repo: r.repo, branch: `${DELETION_PROPOSED_PREFIX}${tagOf(r)}` });
+    await closeDeletionIssue(
+      ctx,
+      r,
+      `Deletion rejected (\`porchlight rpkg reject\`): \`${r.name}\` is Published again.`,
+    );
     return ctx.out(`${r.name} deletion proposal rejected: Published\n`);
   }
   if (r.lifecycle !== "Proposed") throw new VerbError(`${r.name} is ${r.lifecycle}: nothing to reject`);
@@ -181,11 +187,7 @@ async function proposeDelete(ctx: Ctx, r: LocatedRevision): Promise<void> {
     throw new VerbError(
       `${r.name} is ${r.lifecycle}: only a Published revision can be proposed for deletion (delete a Draft with del)`,
     );
-  await ctx.port.createBranch({
-    repo: r.repo,
-    branch: `${DELETION_PROPOSED_PREFIX}${tagOf(r)}`,
-    sha: r.sha,
-  });
+  await proposeDeletion(ctx, r);
   ctx.out(`${r.name} proposed for deletion\n`);
 }
 
@@ -206,6 +208,11 @@ async function del(ctx: Ctx, r: LocatedRevision): Promise<void> {
   await ctx.port.createBranch({ repo: r.repo, branch: `${DELETED_PREFIX}${tag}`, sha: r.sha });
   await ctx.port.deleteTag({ repo: r.repo, name: tag });
   await ctx.port.deleteBranch({ repo: r.repo, branch: `${DELETION_PROPOSED_PREFIX}${tag}` });
+  await closeDeletionIssue(
+    ctx,
+    r,
+    `Deleted (\`porchlight rpkg del\`): the tag \`${tag}\` is gone; its commit ${r.sha} is kept at branch \`${DELETED_PREFIX}${tag}\`.`,
+  );
   ctx.out(`${r.name} deleted (its commit ${r.sha.slice(0, 7)} is kept at branch ${DELETED_PREFIX}${tag})\n`);
 }
 

@@ -216,8 +216,27 @@ describe.skipIf(!fakeGitHubAvailable)("Porch's verbs against the fake GitHub", (
       (await porchlight("rpkg", "propose-delete", "catalog.app.v1", "--repo", "acme/catalog")).code,
     ).toBe(0);
     expect((await lifecycles())["catalog.app.v1"]).toBe("DeletionProposed");
+    // The proposal is seen where reviewers look: the app's neutral check on the proposal's own commit, an issue.
+    const proposalCheck = await scenario.waitFor(
+      async () => {
+        const at = await head("catalog", "deletion-proposed/app/v1");
+        return at && at !== sha ? renderRun("catalog", at) : null;
+      },
+      { ...WAIT, message: "the DeletionProposed check on the proposal's commit" },
+    );
+    expect(proposalCheck.conclusion).toBe("neutral");
+    expect(proposalCheck.output.title).toBe("DeletionProposed: app/v1");
+    const issues = async () =>
+      (await gh.request("GET", "/repos/acme/catalog/issues?state=all&labels=porchlight-deletion")).data;
+    const issue = (await issues()).find((i: Any) => i.title === "DeletionProposed: app/v1");
+    expect(issue.state).toBe("open");
+    expect(issue.body).toContain("porchlight rpkg del catalog.app.v1");
     // del of a Published revision that is not proposed for deletion is refused; reject restores it.
     expect((await porchlight("rpkg", "reject", "catalog.app.v1", "--repo", "acme/catalog")).code).toBe(0);
+    const rejected = (await issues()).find((i: Any) => i.number === issue.number);
+    expect(rejected.state).toBe("closed");
+    const notes = (await gh.request("GET", `/repos/acme/catalog/issues/${issue.number}/comments`)).data;
+    expect(notes.at(-1).body).toContain("Deletion rejected");
     expect((await lifecycles())["catalog.app.v1"]).toBe("Published");
     expect((await porchlight("rpkg", "del", "catalog.app.v1", "--repo", "acme/catalog")).code).toBe(1);
     expect(await tagSha("app/v1")).toBe(sha);
@@ -232,5 +251,63 @@ describe.skipIf(!fakeGitHubAvailable)("Porch's verbs against the fake GitHub", (
     expect(await tagSha("app/v1")).toBeUndefined();
     expect(await head("catalog", "deleted/app/v1")).toBe(sha);
     expect(await gh.gitShow("acme", "catalog", "deleted/app/v1", "app/Kptfile")).toContain("name: app");
+  }, 120_000);
+
+  it("clone from a git URL, pull as a ResourceList, push only to a Draft, a NAME two repositories hold is refused", async () => {
+    await gh.createRepo("acme", "shop", {
+      "README.md": "# shop\n",
+      "web/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n",
+      "web/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  color: blue\n",
+    });
+    await gh.request("POST", "/repos/acme/shop/git/refs", {
+      ref: "refs/tags/web/v1",
+      sha: await head("shop", "main"),
+    });
+    const url = `${gh.url}/acme/shop.git/web@web/v1`;
+    const cloned = await porchlight(
+      "rpkg",
+      "clone",
+      url,
+      "store",
+      "--repo",
+      "acme/pkgs",
+      "--workspace",
+      "v1",
+    );
+    expect(cloned.stderr).toBe("");
+    expect(cloned.stdout).toContain("pkgs.store.v1 created");
+    const kptfile = await gh.gitShow("acme", "pkgs", "drafts/store/v1", "store/Kptfile");
+    expect(kptfile).toContain(`repo: ${gh.url}/acme/shop`);
+    expect(kptfile).toContain("ref: web/v1");
+    expect(await gh.gitShow("acme", "pkgs", "drafts/store/v1", "store/package-context.yaml")).toContain(
+      "name: store",
+    );
+    // pull without DIR: a ResourceList, each resource with its file.
+    const pulled = await porchlight("rpkg", "pull", "shop.web.main");
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain("kind: ResourceList");
+    expect(pulled.stdout).toContain("config.kubernetes.io/path: cm.yaml");
+    expect(pulled.stdout).toContain("color: blue");
+    // push to a Published revision is refused.
+    const dir = path.join(work, "shop-web");
+    expect((await porchlight("rpkg", "pull", "shop.web.v1", dir)).code).toBe(0);
+    const refused = await porchlight("rpkg", "push", "shop.web.v1", dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("only a Draft can be pushed to");
+    // The same NAME in two repositories: refused naming both; --repo narrows.
+    await gh.createRepo("globex", "shop", {
+      "README.md": "# shop\n",
+      "web/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n",
+    });
+    const ambiguous = await porchlight("rpkg", "pull", "shop.web.main");
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain("is ambiguous");
+    expect(ambiguous.stderr).toContain("acme/shop");
+    expect(ambiguous.stderr).toContain("globex/shop");
+    expect((await porchlight("rpkg", "pull", "shop.web.main", "--repo", "globex/shop")).code).toBe(0);
+    // A usage error names the verb and shows its help.
+    const usage = await porchlight("rpkg", "clone", url);
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toContain("Usage: porchlight rpkg clone");
   }, 120_000);
 });
