@@ -130,6 +130,7 @@ export function createApp(
         upstream: await createUpstreamServices({
           redisUrl: server?.redisUrl,
           github: options.github ?? GITHUB_COM,
+          consent: settings.upstreamConsent,
           queue,
           log: app.log,
         }),

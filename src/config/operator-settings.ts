@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { KptfileStatusMode, PushOnFailure } from "../engine/types.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
+import { type ConsentPolicy, readConsentPolicy } from "./upstream-consent.js";
 
 /** The app's operator settings. */
 export interface OperatorSettings {
@@ -55,6 +56,11 @@ export interface OperatorSettings {
   checkLeaseMs?: number;
   /** This GitHub App's id (Probot's `APP_ID`): only its check runs count as verdicts. */
   appId?: number;
+  /**
+   * Which cross-repository upstream reads the operator allows (`PORCHLIGHT_UPSTREAM_CONSENT`) and whether
+   * public upstreams need consent (`PORCHLIGHT_PUBLIC_UPSTREAMS`); see `upstream-consent.ts`. Absent: none, open.
+   */
+  upstreamConsent?: ConsentPolicy;
 }
 
 /** The variables of {@link OperatorSettings} (`PORCHLIGHT_FUNCTION_RUNNER*`: `function-runner-settings.ts`). */
@@ -79,6 +85,8 @@ export const operatorVariables = {
     .regex(/^[1-9]\d*$/, "must be a positive whole number of milliseconds")
     .optional(),
   APP_ID: z.string().optional(),
+  PORCHLIGHT_UPSTREAM_CONSENT: z.string().optional(),
+  PORCHLIGHT_PUBLIC_UPSTREAMS: z.string().optional(),
 };
 
 const numberIf = (text: string | undefined) => (text ? Number(text) : undefined);
@@ -103,6 +111,9 @@ export function operatorSettingsOf(
       checkLeaseMs: numberIf(e.PORCHLIGHT_CHECK_LEASE_MS),
       appId: e.APP_ID && /^\d+$/.test(e.APP_ID) ? Number(e.APP_ID) : undefined,
     }),
+    ...(e.PORCHLIGHT_UPSTREAM_CONSENT || e.PORCHLIGHT_PUBLIC_UPSTREAMS
+      ? { upstreamConsent: readConsentPolicy(e) }
+      : {}),
   };
 }
 

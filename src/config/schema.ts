@@ -98,6 +98,17 @@ export const repoConfigSchema = z.strictObject({
    * the failed upgrades. Default `false`.
    */
   dashboard: z.boolean().default(false),
+
+  /**
+   * The repositories that may use this repository's packages as their upstream (consent to
+   * cross-repository reads): `owner/name`, `owner/*` for every repository of an owner, or `*` for every
+   * repository the app is installed on. Default none: a private repository's packages are read only for
+   * its own downstreams (and where the operator's `PORCHLIGHT_UPSTREAM_CONSENT` allows it); a public
+   * repository needs no consent. Read from the upstream's default branch.
+   */
+  consumers: z
+    .array(z.string().regex(/^(\*|[A-Za-z0-9-]+\/(\*|[A-Za-z0-9._-]+))$/, "must be owner/name, owner/* or *"))
+    .default([]),
 });
 
 /** What `.github/porchlight.yml` says, with the schema's defaults (`pushOnFailure` may be absent). */

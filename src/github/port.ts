@@ -266,8 +266,13 @@ export interface GitHubPort {
   }): Promise<RepoSnapshot>;
   /** The sha `refs/heads/<branch>` points at (`GET git/ref/heads/<branch>`); `undefined` when absent. */
   readBranchHead(options: { repo: RepoRef; branch: string }): Promise<string | undefined>;
-  /** The repository's name and default branch (`GET /repos/{owner}/{repo}`). */
-  readRepository(options: { repo: RepoRef }): Promise<{ name: string; defaultBranch: string }>;
+  /**
+   * The repository's name, default branch and, when GitHub says, its visibility (`GET /repos/{owner}/{repo}`):
+   * `public`, `private` or `internal` (GitHub Enterprise: readable by the enterprise's members).
+   */
+  readRepository(options: {
+    repo: RepoRef;
+  }): Promise<{ name: string; defaultBranch: string; visibility?: "public" | "private" | "internal" }>;
   /** One text file at `ref` (contents API); `undefined` when it does not exist. */
   readFile(options: { repo: RepoRef; path: string; ref: string }): Promise<string | undefined>;
 

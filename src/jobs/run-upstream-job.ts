@@ -7,6 +7,7 @@ import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/down
 import { latestRevision, parseDraftBranch, UPGRADE_WORKSPACE } from "../lifecycle/revision-naming.js";
 import type { UpstreamDeps } from "../lifecycle/upgrade-plan.js";
 import { reportBlastRadius } from "../lifecycle/upstream/blast-radius.js";
+import { memoizedAccess } from "../lifecycle/upstream/consent.js";
 import { upgradeDownstream } from "../lifecycle/upstream/upgrade-downstream.js";
 import type { UpstreamJob } from "../lifecycle/upstream-job.js";
 import type { UpstreamPort } from "../lifecycle/upstream-port.js";
@@ -20,7 +21,7 @@ export async function refreshIndex(options: {
   sha: string;
   port: UpstreamPort;
   services: UpstreamServices;
-}): Promise<{ entries: DownstreamEntry[]; tree: RepoTree }> {
+}): Promise<{ entries: DownstreamEntry[]; tree: RepoTree; refused: string[] }> {
   const { repo, port, services } = options;
   const tree = await port.readTree({ repo, sha: options.sha });
   const kptfiles = tree.entries.filter(
@@ -28,14 +29,16 @@ export async function refreshIndex(options: {
   );
   const blobs = await port.readBlobs({ repo, blobs: kptfiles.map((e) => ({ sha: e.sha, size: e.size })) });
   const texts = new Map(kptfiles.map((e) => [e.path, Buffer.from(blobs.get(e.sha) ?? []).toString("utf8")]));
+  const refused: string[] = [];
   const entries = downstreamsInRepository({
     repo: `${repo.owner}/${repo.repo}`,
     kptfiles: texts,
     host: services.host,
     ownerAnnotation: OWNER_ANNOTATION,
+    refused,
   });
   await services.index.setRepository(options.installationId, `${repo.owner}/${repo.repo}`, entries);
-  return { entries, tree };
+  return { entries, tree, refused };
 }
 
 /** The job that moves a downstream forward: its variant's reconciliation, or its upgrade pull request. */
@@ -101,8 +104,9 @@ export async function runUpstreamJob(
 ): Promise<string> {
   const { lifecycle, snapshot, services } = options;
   const port: UpstreamPort = lifecycle.port;
-  const deps: UpstreamDeps = { ...lifecycle, port, host: services.host, webBase: services.webBase };
   const { repo, installationId } = job;
+  const access = memoizedAccess({ port, policy: services.consent, downstream: repo });
+  const deps: UpstreamDeps = { ...lifecycle, port, host: services.host, webBase: services.webBase, access };
   const sha = snapshot.defaultBranchSha;
   const task = job.task;
   switch (task.type) {
@@ -125,11 +129,24 @@ export async function runUpstreamJob(
     }
     case "index": {
       if (!sha) return "empty repository";
-      const { entries, tree } = await refreshIndex({ installationId, repo, sha, port, services });
+      const { entries, tree, refused } = await refreshIndex({ installationId, repo, sha, port, services });
+      // A refused upstream URL or an upstream not read for this repository: the downstream's own job
+      // says why on its check; the others go on.
+      const blocked = new Set(refused);
+      for (const e of entries) if (!(await access(toRepo(e.upstream.repo))).allowed) blocked.add(e.package);
+      for (const pkg of blocked) {
+        await services.queue.enqueue({
+          kind: "upstream",
+          installationId,
+          repo,
+          task: { type: "downstream", package: pkg },
+        });
+      }
       // Each distinct upstream package's newest revision, once; downstreams behind it get a job.
       const latest = new Map<string, number | undefined>();
       let behind = 0;
       for (const e of entries) {
+        if (blocked.has(e.package)) continue;
         const key = `${e.upstream.repo}\u0000${e.upstream.package}`;
         if (!latest.has(key)) latest.set(key, await newestRevision(port, e, lifecycle.log));
         const newest = latest.get(key);
@@ -140,7 +157,8 @@ export async function runUpstreamJob(
       if (await hasVariantWork({ port, repo, tree, config: lifecycle.config })) {
         await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
       }
-      return `${entries.length} downstream package(s), ${behind} behind`;
+      const notRead = blocked.size > 0 ? `, ${blocked.size} whose upstream is not read` : "";
+      return `${entries.length} downstream package(s), ${behind} behind${notRead}`;
     }
     case "variants": {
       if (!sha) return "empty repository";
@@ -167,7 +185,7 @@ export async function runUpstreamJob(
     case "blast-radius":
       return reportBlastRadius(
         { repo, number: task.number, installationId },
-        { ...deps, index: services.index },
+        { ...deps, index: services.index, consent: services.consent },
       );
   }
 }

@@ -4,6 +4,7 @@
  * the work queue (to enqueue follow-up work and share the verdict memo) and a log.
  */
 import type { RepoConfig } from "../config/schema.js";
+import type { ConsentPolicy } from "../config/upstream-consent.js";
 import type { GitHubPort, RepoRef } from "../github/port.js";
 import type { DownstreamIndex } from "./downstream-index.js";
 import type { RenderEngine, SizeLimits } from "./render-at-sha.js";
@@ -64,6 +65,8 @@ export interface UpstreamServices {
   host: string;
   /** Its web base URL (`https://github.com`, `http://127.0.0.1:8080`). */
   webBase: string;
+  /** The operator's consent for cross-repository upstream reads (`PORCHLIGHT_UPSTREAM_CONSENT`, ...). */
+  consent: ConsentPolicy;
   queue: WorkQueue;
   log: Log;
 }

@@ -6,7 +6,7 @@
  * repository. In memory here; the same interface over Redis when `REDIS_URL` is set.
  */
 import { parseKptfile } from "../pkg/kptfile.js";
-import { packageOfDirectory, parseUpstreamUrl, repoKey, revisionOfRef } from "./upstream-source.js";
+import { packageOfDirectory, readUpstreamUrl, repoKey, revisionOfRef } from "./upstream-source.js";
 
 /** One downstream package. */
 export interface DownstreamEntry {
@@ -66,13 +66,15 @@ export class MemoryDownstreamIndex implements DownstreamIndex {
 /**
  * The downstream packages of one repository, from its Kptfiles (`path/Kptfile` → text): every
  * package whose `upstream.git.repo` is a repository on `host`. Unreadable Kptfiles are skipped
- * (their packages' checks report them).
+ * (their packages' checks report them); packages whose upstream URL is refused are added to `refused`.
  */
 export function downstreamsInRepository(options: {
   repo: string;
   kptfiles: ReadonlyMap<string, string>;
   host: string;
   ownerAnnotation: string;
+  /** Receives the package paths whose `upstream.git.repo` is refused (see readUpstreamUrl). */
+  refused?: string[];
 }): DownstreamEntry[] {
   const out: DownstreamEntry[] = [];
   const dirs = [...options.kptfiles.keys()].map((f) =>
@@ -90,11 +92,15 @@ export function downstreamsInRepository(options: {
     }
     const git = data.kptfile.upstream?.git;
     if (!git?.repo) continue;
-    const upstream = parseUpstreamUrl(git.repo, options.host);
-    if (!upstream) continue;
+    const pkg = file === "Kptfile" ? "" : file.slice(0, -"/Kptfile".length);
+    const reading = readUpstreamUrl(git.repo, options.host);
+    if ("refused" in reading) {
+      options.refused?.push(pkg);
+      continue;
+    }
+    const upstream = reading.repo;
     const upstreamPackage = packageOfDirectory(git.directory);
     const lock = data.kptfile.upstreamLock?.git;
-    const pkg = file === "Kptfile" ? "" : file.slice(0, -"/Kptfile".length);
     out.push({
       repo: options.repo,
       package: pkg,

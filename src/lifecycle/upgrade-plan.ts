@@ -19,11 +19,17 @@ import {
 import type { UpgradeState } from "../report/upgrade.js";
 import type { LifecycleDeps } from "./deps.js";
 import { latestRevision } from "./revision-naming.js";
-import { GitHubUpstreamFetcher, readPackageFiles, type UpstreamPort } from "./upstream-port.js";
+import type { UpstreamAccess } from "./upstream/consent.js";
+import {
+  GitHubUpstreamFetcher,
+  readPackageFiles,
+  UpstreamBlockedError,
+  type UpstreamPort,
+} from "./upstream-port.js";
 import {
   OWNER_ANNOTATION,
   packageOfDirectory,
-  parseUpstreamUrl,
+  readUpstreamUrl,
   refForRevision,
   repoKey,
   revisionOfRef,
@@ -36,6 +42,8 @@ export interface UpstreamDeps extends Omit<LifecycleDeps, "port"> {
   host: string;
   /** The web base URL of that host (`https://github.com`): what clones write as `upstream.git.repo`. */
   webBase: string;
+  /** Whether the job's repository may read an upstream repository (consent; see ./upstream/consent.ts). */
+  access: (upstream: RepoRef) => Promise<UpstreamAccess>;
 }
 
 /** The computed upgrade of a package (nothing written yet). */
@@ -81,13 +89,18 @@ export interface DownstreamStatus {
   latest: number | undefined;
 }
 
-/** Reads a downstream package and the newest published revision of its upstream. */
+/**
+ * Reads a downstream package and the newest published revision of its upstream; undefined when the
+ * package has no Kptfile or no upstream. Throws {@link UpstreamBlockedError} when its upstream URL is
+ * refused or `access` refuses to read that repository (the reason names which).
+ */
 export async function downstreamStatus(options: {
   port: UpstreamPort;
   host: string;
   repo: RepoRef;
   pkg: string;
   sha: string;
+  access: (upstream: RepoRef) => Promise<UpstreamAccess>;
 }): Promise<DownstreamStatus | undefined> {
   const { port } = options;
   const local = await readPackageFiles({ port, repo: options.repo, sha: options.sha, dir: options.pkg });
@@ -100,10 +113,13 @@ export async function downstreamStatus(options: {
     return undefined;
   }
   const git = kptfile.upstream?.git;
-  const up = git?.repo ? parseUpstreamUrl(git.repo, options.host) : undefined;
   const variant = kptfile.metadata?.annotations?.[OWNER_ANNOTATION];
-  if (!git || !up) return undefined;
-  const upstream = { owner: up.owner, repo: up.name };
+  if (!git?.repo) return undefined;
+  const reading = readUpstreamUrl(git.repo, options.host);
+  if ("refused" in reading) throw new UpstreamBlockedError(reading.refused);
+  const upstream = { owner: reading.repo.owner, repo: reading.repo.name };
+  const access = await options.access(upstream);
+  if (!access.allowed) throw new UpstreamBlockedError(access.reason);
   const upstreamPackage = packageOfDirectory(git.directory);
   const tags = await port.listTags({
     repo: upstream,
@@ -137,12 +153,19 @@ export async function computeUpgrade(options: {
   to: number;
   /** The ref to update to; default: revision `to` in the Kptfile's ref style. */
   ref?: string;
-  /** Upstream reads; default: the port. */
+  /** Upstream reads; default: the port, through `access`. */
   fetcher?: UpstreamFetcher;
+  /** Consent for the default fetcher's reads (see ./upstream/consent.ts). */
+  access?: (upstream: RepoRef) => Promise<UpstreamAccess>;
 }): Promise<ComputedUpgrade> {
   const { status, to, pkg } = options;
   const fetcher = new RecordingFetcher(
-    options.fetcher ?? new GitHubUpstreamFetcher({ port: options.port, host: options.host }),
+    options.fetcher ??
+      new GitHubUpstreamFetcher({
+        port: options.port,
+        host: options.host,
+        ...(options.access ? { access: options.access } : {}),
+      }),
   );
   const result = await updatePackage({
     files: status.files,

@@ -5,7 +5,19 @@
 import type { GitHubPort, RepoRef, RepoTree } from "../github/port.js";
 import type { FileTree } from "../pkg/files.js";
 import type { FetchedPackage, UpstreamFetcher, UpstreamSpec } from "../pkg/update.js";
+import type { UpstreamAccess } from "./upstream/consent.js";
 import { packageOfDirectory, parseUpstreamUrl } from "./upstream-source.js";
+
+/**
+ * An upstream that is not read for this downstream: its URL is refused, or its repository cannot be
+ * read or has not consented (the message says which, for the downstream's check).
+ */
+export class UpstreamBlockedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UpstreamBlockedError";
+  }
+}
 
 /** The port the upstream use-cases read and write drafts through: the one GitHub port. */
 export type UpstreamPort = GitHubPort;
@@ -62,16 +74,26 @@ async function tagCommit(port: GitHubPort, repo: RepoRef, name: string): Promise
 /**
  * `pkg update`'s upstream reads over the GitHub port: `spec.repo` is an upstream URL on `host`; a
  * ref resolves as kpt resolves it (the package's own tag `<directory>/<ref>` first, then `<ref>` as
- * a tag or branch, then a commit sha). Throws for upstreams not on the host.
+ * a tag or branch, then a commit sha). Throws for upstreams not on the host, and
+ * {@link UpstreamBlockedError} when `access` (the app's consent; absent for the CLI, which reads with
+ * its user's own token) refuses the repository.
  */
 export class GitHubUpstreamFetcher implements UpstreamFetcher {
-  constructor(private readonly options: { port: GitHubPort; host: string }) {}
+  constructor(
+    private readonly options: {
+      port: GitHubPort;
+      host: string;
+      access?: (upstream: RepoRef) => Promise<UpstreamAccess>;
+    },
+  ) {}
 
   async fetch(spec: UpstreamSpec): Promise<FetchedPackage> {
     const { port, host } = this.options;
     const upstream = parseUpstreamUrl(spec.repo, host);
     if (!upstream) throw new Error(`upstream ${JSON.stringify(spec.repo)} is not a repository on ${host}`);
     const repo: RepoRef = { owner: upstream.owner, repo: upstream.name };
+    const access = await this.options.access?.(repo);
+    if (access && !access.allowed) throw new UpstreamBlockedError(access.reason);
     const dir = packageOfDirectory(spec.directory);
     const candidates = dir === "" ? [spec.ref] : [`${dir}/${spec.ref}`, spec.ref];
     let ref = spec.ref;

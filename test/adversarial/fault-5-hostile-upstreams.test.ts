@@ -5,7 +5,8 @@
  *   `/repos/{owner}/{repo}/` once dot segments are resolved): refused, the app never requests it;
  * - `denied` names a repository the installation was not granted (GitHub answers 404);
  * - `good` names the blueprint itself.
- * When `base/v2` is published, `good` gets its upgrade pull request, whatever the other two do.
+ * When `base/v2` is published, `good` gets its upgrade pull request, whatever the other two do; `evil`
+ * and `denied` each get a `porchlight/upgrade` run on the default branch saying why no upgrade comes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Any, fakeGitHubAvailable, type Harness, OWNER, startHarness } from "./support.js";
@@ -82,5 +83,16 @@ describe.skipIf(!fakeGitHubAvailable)("faults 5 and 6: hostile and unreachable u
     expect(paths.filter((p) => p.startsWith("/api/v3/repos/")).length).toBeGreaterThan(0);
     const open = (await gh.request("GET", `/repos/${OWNER}/deploy/pulls?state=open`)).data as Any[];
     expect(open.filter((p) => /evil|denied/.test(p.head.ref))).toEqual([]);
+
+    // Each failure is reported where the downstream's owner looks: a run on the default branch's head.
+    const main = (await gh.request("GET", `/repos/${OWNER}/deploy/git/ref/heads/main`)).data.object.sha;
+    const runs = ((await gh.checkRuns(OWNER, "deploy", main)) as Any[]).filter(
+      (r) => r.name === "porchlight/upgrade",
+    );
+    const about = (pkg: string) =>
+      runs.find((r) => r.output.title === `No upgrade for ${pkg}: its upstream is not read`);
+    expect(about("evil")?.output.summary).toContain("it has dot segments");
+    expect(about("denied")?.output.summary).toContain("globex/secret cannot be read");
+    expect(about("good")).toBeUndefined();
   }, 240_000);
 });

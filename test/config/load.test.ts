@@ -18,6 +18,7 @@ describe("repository config", () => {
         packageVariants: { directory: "package-variants/", injectors: "package-variant-injectors/" },
         upgrades: { autoMerge: false },
         dashboard: false,
+        consumers: [],
       },
     });
   });

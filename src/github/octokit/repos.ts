@@ -158,7 +158,13 @@ export function repoOperations(
       const { data } = await call("repos.get", () =>
         octokit.rest.repos.get({ owner: repo.owner, repo: repo.repo }),
       );
-      return { name: data.name, defaultBranch: data.default_branch };
+      const visibility =
+        data.visibility === "public" || data.visibility === "internal" || data.visibility === "private"
+          ? data.visibility
+          : data.private
+            ? "private"
+            : "public";
+      return { name: data.name, defaultBranch: data.default_branch, visibility };
     },
 
     async readFile({ repo, path, ref }) {

@@ -6,6 +6,7 @@
  */
 
 import { CONFIG_PATH } from "../../config/load.js";
+import type { ConsentPolicy } from "../../config/upstream-consent.js";
 import type { RepoRef } from "../../github/port.js";
 import type { FetchedPackage, UpstreamFetcher, UpstreamSpec } from "../../pkg/update.js";
 import {
@@ -17,6 +18,7 @@ import type { DownstreamIndex } from "../downstream-index.js";
 import { computeUpgrade, downstreamStatus, type UpstreamDeps } from "../upgrade-plan.js";
 import { GitHubUpstreamFetcher, readPackageFiles } from "../upstream-port.js";
 import { repoKey } from "../upstream-source.js";
+import { upstreamAccess } from "./consent.js";
 
 const PROPOSED = "porchlight-proposed";
 
@@ -34,7 +36,7 @@ class ProposedFetcher implements UpstreamFetcher {
 /** Posts the blast radius of pull request `number` of `repo`; returns a line for the log. */
 export async function reportBlastRadius(
   input: { repo: RepoRef; number: number; installationId: number },
-  deps: UpstreamDeps & { index: DownstreamIndex },
+  deps: UpstreamDeps & { index: DownstreamIndex; consent: ConsentPolicy },
 ): Promise<string> {
   const { repo } = input;
   const { port } = deps;
@@ -75,7 +77,15 @@ export async function reportBlastRadius(
         const info = await port.readRepository({ repo: dRepo });
         const head = await port.readBranchHead({ repo: dRepo, branch: info.defaultBranch });
         const status = head
-          ? await downstreamStatus({ port, host: deps.host, repo: dRepo, pkg: d.package, sha: head })
+          ? await downstreamStatus({
+              port,
+              host: deps.host,
+              repo: dRepo,
+              pkg: d.package,
+              sha: head,
+              access: (upstream) =>
+                upstreamAccess({ port, policy: deps.consent, downstream: dRepo, upstream }),
+            })
           : undefined;
         if (!status) throw new Error("the downstream package is no longer on its default branch");
         const upgrade = await computeUpgrade({

@@ -28,6 +28,7 @@ import {
   upgradePullBody,
   upgradePullTitle,
 } from "../../report/upgrade.js";
+import { upgradeBlockedId, upgradeBlockedOutput } from "../../report/upgrade-blocked.js";
 import { appCommitOf, rejectedAt, renderedGreen, sameFiles, writeDraft } from "../app-draft.js";
 import { upsertComment } from "../comments.js";
 import { formatDraftBranch, UPGRADE_WORKSPACE } from "../revision-naming.js";
@@ -37,12 +38,12 @@ import {
   downstreamStatus,
   type UpstreamDeps,
 } from "../upgrade-plan.js";
-import { readPackageFiles } from "../upstream-port.js";
+import { readPackageFiles, UpstreamBlockedError } from "../upstream-port.js";
 
 /** What {@link upgradeDownstream} did. */
 export type UpgradeOutcome =
   | { kind: "not-downstream" | "not-on-revision" | "up-to-date" | "no-revision" | "owned-by-variant" }
-  | { kind: "failed"; message: string }
+  | { kind: "failed" | "blocked"; message: string }
   | { kind: "held"; to: number }
   | { kind: "rejected" | "merged"; to: number; pull: number }
   | { kind: "proposed" | "updated" | "current"; to: number; pull: number | undefined; overrides: number };
@@ -76,6 +77,30 @@ async function postUpgradeCheck(options: {
   });
 }
 
+/** Says on the default branch's head why no upgrade comes for `pkg` (once per commit and reason). */
+async function reportBlocked(options: {
+  deps: UpstreamDeps;
+  repo: RepoRef;
+  sha: string;
+  pkg: string;
+  reason: string;
+}): Promise<void> {
+  const { deps, repo, sha, pkg, reason } = options;
+  deps.log.warn(`${repo.owner}/${repo.repo}/${pkg}: no upgrade: ${reason}`);
+  const id = upgradeBlockedId(pkg, reason);
+  const runs = await deps.port.listCheckRuns({ repo, sha, name: UPGRADE_CHECK_NAME });
+  if (runs.some((r) => r.externalId === id)) return;
+  await deps.port.createCheckRun({
+    repo,
+    name: UPGRADE_CHECK_NAME,
+    headSha: sha,
+    status: "completed",
+    conclusion: "neutral",
+    output: upgradeBlockedOutput({ pkg, reason }),
+    externalId: id,
+  });
+}
+
 /** One downstream package: see the module comment. */
 export async function upgradeDownstream(
   input: { repo: RepoRef; pkg: string; defaultBranch: string; defaultSha: string },
@@ -84,7 +109,21 @@ export async function upgradeDownstream(
   const { repo, pkg, defaultSha } = input;
   const { port } = deps;
   if (pkg === "") return { kind: "not-downstream" };
-  const status = await downstreamStatus({ port, host: deps.host, repo, pkg, sha: defaultSha });
+  let status: Awaited<ReturnType<typeof downstreamStatus>>;
+  try {
+    status = await downstreamStatus({
+      port,
+      host: deps.host,
+      repo,
+      pkg,
+      sha: defaultSha,
+      access: deps.access,
+    });
+  } catch (error) {
+    if (!(error instanceof UpstreamBlockedError)) throw error;
+    await reportBlocked({ deps, repo, sha: defaultSha, pkg, reason: error.message });
+    return { kind: "blocked", message: error.message };
+  }
   if (!status) return { kind: "not-downstream" };
   if (status.variant) return { kind: "owned-by-variant" };
   if (status.current === undefined) return { kind: "not-on-revision" };
@@ -94,7 +133,7 @@ export async function upgradeDownstream(
 
   let upgrade: ComputedUpgrade;
   try {
-    upgrade = await computeUpgrade({ port, host: deps.host, pkg, status, to });
+    upgrade = await computeUpgrade({ port, host: deps.host, pkg, status, to, access: deps.access });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const id = `upgrade-failed ${pkg} to=v${to}`;

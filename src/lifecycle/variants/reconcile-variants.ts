@@ -220,6 +220,8 @@ export async function reconcileVariants(
     rows.push(row);
     try {
       const [uOwner, uName] = pv.upstream.repo.split("/");
+      const access = await deps.access({ owner: uOwner, repo: uName });
+      if (!access.allowed) throw new Error(access.reason);
       const revision =
         pv.upstream.revision ??
         latestRevision(
@@ -347,7 +349,7 @@ async function reconcileOne(options: {
         ref: `${pv.upstream.package}/v${pv.upstream.revision}`,
       },
       name: path.basename(pkg),
-      fetcher: new GitHubUpstreamFetcher({ port, host: deps.host }),
+      fetcher: new GitHubUpstreamFetcher({ port, host: deps.host, access: deps.access }),
       // Porch's clone into a deployment repository: data.name and data.package-path of the context.
       forDeployment: { packagePath: pkg },
     });
@@ -366,10 +368,24 @@ async function reconcileOne(options: {
       row.message = `${pkg} exists and is not owned by this variant (adoptionPolicy adoptNone)`;
       return;
     }
-    const status = await downstreamStatus({ port, host: deps.host, repo, pkg, sha: options.defaultSha });
+    const status = await downstreamStatus({
+      port,
+      host: deps.host,
+      repo,
+      pkg,
+      sha: options.defaultSha,
+      access: deps.access,
+    });
     if (status && status.current !== pv.upstream.revision) {
       action = "upgrade";
-      const upgrade = await computeUpgrade({ port, host: deps.host, pkg, status, to: pv.upstream.revision });
+      const upgrade = await computeUpgrade({
+        port,
+        host: deps.host,
+        pkg,
+        status,
+        to: pv.upstream.revision,
+        access: deps.access,
+      });
       files = upgrade.files;
       overrides = upgrade.overrides;
     } else {

@@ -75,6 +75,12 @@ export class MemoryInstallation {
         body: options.body ?? text.body,
       });
     };
+    const read = port.readRepository;
+    // GitHub's visibility: repositories added `public` are public, the installation's private.
+    port.readRepository = async (options) => ({
+      ...(await read(options)),
+      visibility: this.entry(options.repo).public ? "public" : "private",
+    });
     port.convertPullRequestToDraft = async () => undefined;
     port.listInstallations = async () => [1];
     port.listInstallationRepositories = async () =>

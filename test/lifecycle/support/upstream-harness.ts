@@ -4,6 +4,7 @@
  * the work queue would. Also clones packages the way `porchlight pkg get` does, through the port.
  */
 import { CONFIG_PATH, configFromText } from "../../../src/config/load.js";
+import type { ConsentPolicy } from "../../../src/config/upstream-consent.js";
 import { renderPackage } from "../../../src/engine/render.js";
 import { runUpstreamJob } from "../../../src/jobs/run-upstream-job.js";
 import type { LifecycleDeps, UpstreamServices } from "../../../src/lifecycle/deps.js";
@@ -16,6 +17,11 @@ import { getPackage } from "../../../src/pkg/get.js";
 import { createDefaultRuntime } from "../../../src/runtimes/default.js";
 import { mayNotBeIdempotent } from "../../../src/runtimes/idempotence.js";
 import { MemoryInstallation } from "./memory-installation.js";
+
+const EVERY_REPOSITORY: ConsentPolicy = {
+  rules: [{ upstream: "*", consumer: "*" }],
+  publicUpstreams: "open",
+};
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -40,14 +46,18 @@ export class RecordingQueue implements WorkQueue {
   }
 }
 
-/** An installation on `github.com` with the upstream services of the app. */
-export function upstreamHarness() {
+/**
+ * An installation on `github.com` with the upstream services of the app. `consent`: the operator's
+ * consent policy; default every repository of the installation may read every other (`*=*`).
+ */
+export function upstreamHarness(options: { consent?: ConsentPolicy } = {}) {
   const inst = new MemoryInstallation();
   const queue = new RecordingQueue();
   const services: UpstreamServices = {
     index: new MemoryDownstreamIndex(),
     host: "github.com",
     webBase: "https://github.com",
+    consent: options.consent ?? EVERY_REPOSITORY,
     queue,
     log: quiet,
   };
