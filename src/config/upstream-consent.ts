@@ -1,6 +1,6 @@
 /**
  * The operator's consent for cross-repository upstream reads (`PORCHLIGHT_UPSTREAM_CONSENT`,
- * `PORCHLIGHT_PUBLIC_UPSTREAMS`); the model is in lifecycle/upstream/consent.ts. Read by `environment.ts`
+ * `PORCHLIGHT_PUBLIC_UPSTREAMS`); the model is in lifecycle/upstream-consent.ts. Read by `environment.ts`
  * through operator-settings.ts.
  */
 /** A repository pattern: `owner/name`, `owner/*` or `*` (case-insensitive, as GitHub's names). */

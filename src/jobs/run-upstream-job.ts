@@ -7,8 +7,8 @@ import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/down
 import { latestRevision, parseDraftBranch, UPGRADE_WORKSPACE } from "../lifecycle/revision-naming.js";
 import type { UpstreamDeps } from "../lifecycle/upgrade-plan.js";
 import { reportBlastRadius } from "../lifecycle/upstream/blast-radius.js";
-import { memoizedAccess } from "../lifecycle/upstream/consent.js";
 import { upgradeDownstream } from "../lifecycle/upstream/upgrade-downstream.js";
+import { memoizedAccess } from "../lifecycle/upstream-consent.js";
 import type { UpstreamJob } from "../lifecycle/upstream-job.js";
 import type { UpstreamPort } from "../lifecycle/upstream-port.js";
 import { OWNER_ANNOTATION, repoKey } from "../lifecycle/upstream-source.js";

@@ -19,7 +19,7 @@ import {
 import type { UpgradeState } from "../report/upgrade.js";
 import type { LifecycleDeps } from "./deps.js";
 import { latestRevision } from "./revision-naming.js";
-import type { UpstreamAccess } from "./upstream/consent.js";
+import type { UpstreamAccess } from "./upstream-consent.js";
 import {
   GitHubUpstreamFetcher,
   readPackageFiles,
@@ -42,7 +42,7 @@ export interface UpstreamDeps extends Omit<LifecycleDeps, "port"> {
   host: string;
   /** The web base URL of that host (`https://github.com`): what clones write as `upstream.git.repo`. */
   webBase: string;
-  /** Whether the job's repository may read an upstream repository (consent; see ./upstream/consent.ts). */
+  /** Whether the job's repository may read an upstream repository (consent; see ./upstream-consent.ts). */
   access: (upstream: RepoRef) => Promise<UpstreamAccess>;
 }
 
@@ -155,7 +155,7 @@ export async function computeUpgrade(options: {
   ref?: string;
   /** Upstream reads; default: the port, through `access`. */
   fetcher?: UpstreamFetcher;
-  /** Consent for the default fetcher's reads (see ./upstream/consent.ts). */
+  /** Consent for the default fetcher's reads (see ./upstream-consent.ts). */
   access?: (upstream: RepoRef) => Promise<UpstreamAccess>;
 }): Promise<ComputedUpgrade> {
   const { status, to, pkg } = options;

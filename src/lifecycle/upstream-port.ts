@@ -5,7 +5,7 @@
 import type { GitHubPort, RepoRef, RepoTree } from "../github/port.js";
 import type { FileTree } from "../pkg/files.js";
 import type { FetchedPackage, UpstreamFetcher, UpstreamSpec } from "../pkg/update.js";
-import type { UpstreamAccess } from "./upstream/consent.js";
+import type { UpstreamAccess } from "./upstream-consent.js";
 import { packageOfDirectory, parseUpstreamUrl } from "./upstream-source.js";
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The `porchlight/upgrade` report of a downstream package whose upstream is not read: its URL is
- * refused, or its repository is not granted or has not consented (see lifecycle/upstream/consent.ts).
+ * refused, or its repository is not granted or has not consented (see lifecycle/upstream-consent.ts).
  */
 import { createHash } from "node:crypto";
 import type { CheckOutput } from "../github/port.js";

@@ -50,4 +50,17 @@ describe("readEnvironment (the app's environment, read once)", () => {
       readEnvironment({ REDIS_URL: "", PORCHLIGHT_RENDER_WORKERS: "", PORCHLIGHT_ALLOW_STARLARK: "" }).server,
     ).toMatchObject({ role: "all", render: { workers: 2 }, starlark: { enabled: true } });
   });
+
+  it("reads the operator's upstream consent, and refuses a bad pair naming the variable", () => {
+    expect(readEnvironment({}).operator.upstreamConsent).toBeUndefined();
+    expect(
+      readEnvironment({ PORCHLIGHT_UPSTREAM_CONSENT: "acme/*=acme/*" }).operator.upstreamConsent,
+    ).toEqual({
+      rules: [{ upstream: "acme/*", consumer: "acme/*" }],
+      publicUpstreams: "open",
+    });
+    expect(() => readEnvironment({ PORCHLIGHT_UPSTREAM_CONSENT: "acme" })).toThrow(
+      /invalid environment variable PORCHLIGHT_UPSTREAM_CONSENT/,
+    );
+  });
 });

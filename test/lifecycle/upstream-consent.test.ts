@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONSENT_POLICY, readConsentPolicy } from "../../src/config/upstream-consent.js";
-import { matchesRepo, upstreamAccess } from "../../src/lifecycle/upstream/consent.js";
+import { matchesRepo, upstreamAccess } from "../../src/lifecycle/upstream-consent.js";
 import { MemoryInstallation } from "./support/memory-installation.js";
 
 const ref = (full: string) => {

@@ -16,9 +16,9 @@ import {
 } from "../../report/blast-radius.js";
 import type { DownstreamIndex } from "../downstream-index.js";
 import { computeUpgrade, downstreamStatus, type UpstreamDeps } from "../upgrade-plan.js";
+import { upstreamAccess } from "../upstream-consent.js";
 import { GitHubUpstreamFetcher, readPackageFiles } from "../upstream-port.js";
 import { repoKey } from "../upstream-source.js";
-import { upstreamAccess } from "./consent.js";
 
 const PROPOSED = "porchlight-proposed";
 

@@ -11,9 +11,9 @@
  * 4. the upstream's own `.github/porchlight.yml` (default branch) lists the downstream in `consumers`.
  * Otherwise the read is refused, with the reason the downstream's check shows.
  */
-import { configFromText } from "../../config/load.js";
-import type { ConsentPolicy, RepoPattern } from "../../config/upstream-consent.js";
-import { GitHubError, type GitHubPort, isGitHubOutage, type RepoRef } from "../../github/port.js";
+import { configFromText } from "../config/load.js";
+import type { ConsentPolicy, RepoPattern } from "../config/upstream-consent.js";
+import { GitHubError, type GitHubPort, isGitHubOutage, type RepoRef } from "../github/port.js";
 
 /** Why a read is allowed, or why it is refused (a sentence for the downstream's check). */
 export type UpstreamAccess =
