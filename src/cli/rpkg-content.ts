@@ -13,6 +13,7 @@
  *   to revision N of its upstream (default: the newest), kpt's update; the local edits it overrides are
  *   printed and reported as a `porchlight/upgrade` check run on its commit.
  */
+
 import { mkdir, readdir } from "node:fs/promises";
 import path from "node:path/posix";
 import { Document, isMap, parseAllDocuments } from "yaml";
@@ -20,6 +21,7 @@ import type { RepoRef } from "../github/port.js";
 import { writeDraft } from "../lifecycle/app-draft.js";
 import { formatDraftBranch } from "../lifecycle/revision-naming.js";
 import { computeUpgrade, downstreamStatus } from "../lifecycle/upgrade-plan.js";
+import { readsWithOwnToken } from "../lifecycle/upstream-consent.js";
 import { GitHubUpstreamFetcher, readPackageFiles } from "../lifecycle/upstream-port.js";
 import { parseUpstreamUrl } from "../lifecycle/upstream-source.js";
 import { parsePackageRef } from "../pkg/args.js";
@@ -203,6 +205,7 @@ async function upgrade(ctx: VerbCtx): Promise<void> {
     repo: r.repo,
     pkg: r.packagePath,
     sha: r.sha,
+    access: readsWithOwnToken,
   });
   if (!status) throw new VerbError(`${r.name} has no upstream on ${webBaseOf(ctx.env)} in its Kptfile`);
   const to = wanted === undefined ? status.latest : Number(wanted);

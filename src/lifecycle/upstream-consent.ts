@@ -17,7 +17,7 @@ import { GitHubError, type GitHubPort, isGitHubOutage, type RepoRef } from "../g
 
 /** Why a read is allowed, or why it is refused (a sentence for the downstream's check). */
 export type UpstreamAccess =
-  | { allowed: true; via: "same-repository" | "operator" | "public" | "upstream" }
+  | { allowed: true; via: "same-repository" | "operator" | "public" | "upstream" | "own-token" }
   | { allowed: false; reason: string };
 
 /** True when `repo` (`owner/name`) matches `pattern`. */
@@ -83,6 +83,14 @@ export async function upstreamAccess(options: {
     allowed: false,
     reason: `upstream repository ${up} has not consented to be read by ${down}: ${why}; add "${down}" (or "${downstream.owner}/*") to consumers there, or ask the operator (PORCHLIGHT_UPSTREAM_CONSENT)`,
   };
+}
+
+/**
+ * The command line's access: it reads with its user's own token, so GitHub decides what that person
+ * may read (no consent of the app's is involved).
+ */
+export async function readsWithOwnToken(): Promise<UpstreamAccess> {
+  return { allowed: true, via: "own-token" };
 }
 
 /** Remembers answers for one job (one pass reads each upstream's consent once). */
