@@ -5,11 +5,11 @@
 import type { Document } from "yaml";
 import {
   annotationsOf,
-  getAnnotation,
   INTERNAL_INDEX,
   INTERNAL_PATH,
   LEGACY_INDEX,
   LEGACY_PATH,
+  pathOf,
   SEQ_INDENT,
   setAnnotations,
 } from "../krm/annotations.js";
@@ -49,11 +49,6 @@ export function annotateRead(
     [SEQ_INDENT, seqIndent],
   ]);
   return created || !writtenEmpty;
-}
-
-/** The path annotation of a resource (relative to its package), if any. */
-export function pathOf(doc: Document): string | undefined {
-  return getAnnotation(doc, INTERNAL_PATH) ?? getAnnotation(doc, LEGACY_PATH);
 }
 
 /** Whether `pkg` is `ancestor` or below it. */

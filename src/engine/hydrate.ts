@@ -7,12 +7,13 @@
 import { Document, parseAllDocuments } from "yaml";
 import { KptfileError, readKptfile } from "../kptfile/read.js";
 import type { Kptfile } from "../kptfile/schema.js";
+import { pathOf } from "../krm/annotations.js";
 import { forgetPositions } from "../krm/clone.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import type { FunctionResult } from "../krm/resource-list.js";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
 import { type ParsedFile, parseYamlFile } from "../krm/yaml-io.js";
-import { annotateRead, type Entry, inSubtree, nonKrmProblem, pathOf } from "./entries.js";
+import { annotateRead, type Entry, inSubtree, nonKrmProblem } from "./entries.js";
 import { KptError, kptfileFieldError } from "./errors.js";
 import {
   cleanPath,

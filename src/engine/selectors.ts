@@ -6,8 +6,8 @@
 import type { Document } from "yaml";
 import { toPlain } from "../kptfile/read.js";
 import type { Selector } from "../kptfile/schema.js";
+import { pathOf } from "../krm/annotations.js";
 import { compileRe2, type Re2 } from "../krm/re2.js";
-import { pathOf } from "./entries.js";
 
 interface ResourceMeta {
   apiVersion?: string;

@@ -236,15 +236,7 @@ async function runUseCase(
       const pull = snapshot.pullRequest;
       if (!pull?.merged || !pull.mergeCommitSha) return "not merged";
       const outcome = await publishRevision(
-        {
-          repo,
-          number: pull.number,
-          headRef: pull.headRef,
-          baseRef: pull.baseRef,
-          mergeCommitSha: pull.mergeCommitSha,
-          sameRepository: job.sameRepository,
-          defaultBranch: snapshot.defaultBranch,
-        },
+        { repo, pull, sameRepository: job.sameRepository, defaultBranch: snapshot.defaultBranch },
         lifecycle,
       );
       // Downstreams take the new revisions whether or not GitHub echoes the app's own tag push.

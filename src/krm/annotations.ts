@@ -54,6 +54,14 @@ export function getAnnotation(doc: Document, key: string): string | undefined {
   return annotationValue(annotationsOf(doc), key);
 }
 
+/**
+ * Where a resource was read from, relative to its package: kyaml's `internal.config.kubernetes.io/path`,
+ * else the legacy `config.kubernetes.io/path`; undefined without either.
+ */
+export function pathOf(doc: Document): string | undefined {
+  return getAnnotation(doc, INTERNAL_PATH) ?? getAnnotation(doc, LEGACY_PATH);
+}
+
 /** One annotation of an annotations mapping as a string, or undefined. */
 function annotationValue(annotations: YAMLMap | undefined, key: string): string | undefined {
   const node: unknown = annotations?.get(key, true);

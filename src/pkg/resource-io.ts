@@ -13,6 +13,7 @@ import {
   LEGACY_INDEX,
   LEGACY_PATH,
   PIPELINE_ANNOTATIONS,
+  pathOf,
   SEQ_INDENT,
   setAnnotations,
 } from "../krm/annotations.js";
@@ -150,11 +151,6 @@ export function normalizeComments(doc: Document, text?: string): void {
 
 function join(a: string | null | undefined, b: string | null | undefined): string {
   return a && b ? `${a}\n${b}` : (a ?? b ?? "");
-}
-
-/** The path annotation of a resource (kyaml's internal key, else the legacy one). */
-export function pathOf(doc: Document): string | undefined {
-  return getAnnotation(doc, INTERNAL_PATH) ?? getAnnotation(doc, LEGACY_PATH);
 }
 
 function indexOf(doc: Document): string {

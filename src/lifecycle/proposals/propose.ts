@@ -20,25 +20,14 @@
  *    one → follow-ups (the failing steps are judged again in memory only when it failed);
  * 3. otherwise: judge and report the head, then the follow-ups.
  */
-import type { PullRequestState, RepoRef } from "../../github/port.js";
 import { checkCommit, judgeCommit } from "../check-commit.js";
 import type { LifecycleDeps } from "../deps.js";
 import type { GateVerdict } from "../merge-gate.js";
 import { followUpPullRequest } from "../pull-request-follow-up.js";
 import { parseDraftBranch } from "../revision-naming.js";
 import { findVerdict } from "../verdict.js";
+import type { PullRequestInput } from "./pull-request-input.js";
 import { rejectRevision } from "./reject.js";
-
-/** A pull request as its job read it, with what the payload said about it. */
-export interface PullRequestInput {
-  repo: RepoRef;
-  pull: PullRequestState;
-  /** The head branch is in this repository (not a fork): only then may the app commit to it. */
-  sameRepository: boolean;
-  defaultBranch: string;
-  /** The webhook action that asked (`opened`, `synchronize`, ...), when one did. */
-  action?: string | undefined;
-}
 
 /** What happened. */
 export type ProposeOutcome =
@@ -54,16 +43,7 @@ export async function proposeRevision(input: PullRequestInput, deps: LifecycleDe
   const { repo, pull } = input;
   if (pull.state === "closed") {
     if (pull.merged) return { kind: "ignored", reason: "merged: published by the publish job" };
-    const rejected = await rejectRevision(
-      {
-        repo,
-        number: pull.number,
-        headRef: pull.headRef,
-        baseRef: pull.baseRef,
-        defaultBranch: input.defaultBranch,
-      },
-      deps,
-    );
+    const rejected = await rejectRevision(input, deps);
     return rejected.kind === "rejected" ? { kind: "rejected" } : rejected;
   }
   if (pull.baseRef !== input.defaultBranch)

@@ -37,17 +37,7 @@ import {
   workspaceRevision,
 } from "../revision-naming.js";
 import { touchedPackages } from "../touched-packages.js";
-
-/** A merged pull request, reduced to what publishing needs. */
-export interface MergedPullRequest {
-  repo: RepoRef;
-  number: number;
-  headRef: string;
-  baseRef: string;
-  mergeCommitSha: string;
-  sameRepository: boolean;
-  defaultBranch: string;
-}
+import type { PullRequestInput } from "./pull-request-input.js";
 
 /** What happened to one package. */
 export type PackagePublication =
@@ -76,19 +66,20 @@ const MAX_TAG_ATTEMPTS = 20;
  * revision (`v3`) names its number: when that tag exists it is reported, not renumbered.
  */
 async function publishPackage(options: {
-  pr: MergedPullRequest;
+  repo: RepoRef;
+  mergeCommitSha: string;
   packagePath: string;
   workspace: string;
   port: GitHubPort;
 }): Promise<PackagePublication> {
-  const { pr, packagePath, port, workspace } = options;
+  const { repo, mergeCommitSha, packagePath, port, workspace } = options;
   const explicit = workspaceRevision(workspace) !== undefined;
   let taken = 0;
   for (let attempt = 1; ; attempt++) {
-    const tags = (await port.listTags({ repo: pr.repo, prefix: `${packagePath}/` })).filter(
+    const tags = (await port.listTags({ repo, prefix: `${packagePath}/` })).filter(
       (t) => parseRevisionTag(t.name)?.packagePath === packagePath,
     );
-    const atMerge = tags.find((t) => t.sha === pr.mergeCommitSha);
+    const atMerge = tags.find((t) => t.sha === mergeCommitSha);
     if (atMerge) {
       const revision = parseRevisionTag(atMerge.name)?.revision ?? 0;
       return { packagePath, kind: "already-published", tag: atMerge.name, revision };
@@ -98,7 +89,7 @@ async function publishPackage(options: {
     const tag = formatRevisionTag({ packagePath, revision });
     const existing = tags.find((t) => parseRevisionTag(t.name)?.revision === revision);
     if (existing) return { packagePath, kind: "tag-exists", tag, revision, existingSha: existing.sha };
-    const created = await port.createTag({ repo: pr.repo, name: tag, sha: pr.mergeCommitSha });
+    const created = await port.createTag({ repo, name: tag, sha: mergeCommitSha });
     if (created.kind === "created") return { packagePath, kind: "published", tag, revision };
     if (explicit || attempt >= MAX_TAG_ATTEMPTS) return { packagePath, kind: "tag-exists", tag, revision };
     taken = revision;
@@ -127,7 +118,7 @@ async function inMergeOrder<T>(repo: RepoRef, work: () => Promise<T>): Promise<T
 
 /** The comment's lines: package names as Porch shows them (relative to their directory). */
 function publishedLines(options: {
-  pr: MergedPullRequest;
+  repository: string;
   results: PackagePublication[];
   directories: string[];
 }): PublishedLine[] {
@@ -139,7 +130,7 @@ function publishedLines(options: {
     if (r.kind === "tag-exists") return { kind: "tag-exists", name, tag: r.tag, existingSha: r.existingSha };
     // Named as `porchlight rpkg get` lists the tag (the tag does not record the workspace).
     const objectName = revisionObjectName({
-      repository: options.pr.repo.repo,
+      repository: options.repository,
       packagePath: r.packagePath,
       workspace: `v${r.revision}`,
     });
@@ -151,33 +142,74 @@ function publishedLines(options: {
  * Publishes the revision(s) a merged pull request carries. Non-draft branches, pull requests into
  * other branches and unmerged pull requests are ignored. Throws GitHubError when GitHub fails.
  */
-export async function publishRevision(pr: MergedPullRequest, deps: PublishDeps): Promise<PublishOutcome> {
-  return inMergeOrder(pr.repo, () => publishMerged(pr, deps));
+export async function publishRevision(input: PullRequestInput, deps: PublishDeps): Promise<PublishOutcome> {
+  return inMergeOrder(input.repo, () => publishMerged(input, deps));
 }
 
-async function publishMerged(pr: MergedPullRequest, deps: PublishDeps): Promise<PublishOutcome> {
-  const { port, config } = deps;
-  const draft = parseDraftBranch(pr.headRef, { draftPrefix: config.draftBranchPrefix });
-  if (!draft) return { kind: "ignored", reason: `${pr.headRef} is not a draft branch` };
-  if (pr.baseRef !== pr.defaultBranch)
-    return { kind: "ignored", reason: `base ${pr.baseRef} is not the default branch` };
+/** What publishing decided from what it read: the packages to tag, and those the merge gate refused. */
+type Publication =
+  | { kind: "ignored"; reason: string }
+  | {
+      kind: "publish";
+      mergeCommitSha: string;
+      workspace: string;
+      /** Per touched package, in order: its gate problems (empty = tag it). */
+      packages: { packagePath: string; problems: string[] }[];
+    };
 
-  const files = await port.listPullRequestFiles({ repo: pr.repo, number: pr.number });
-  const tree = await port.readTree({ repo: pr.repo, sha: pr.mergeCommitSha });
+/**
+ * Which packages may be published, from the packages the merge touched and the merge gate's problems
+ * (a package with a problem is refused: Porch refuses to approve a revision that does not render).
+ */
+export function decidePublication(options: {
+  packagePaths: string[];
+  problems: { packagePath: string; text: string }[];
+}): { packagePath: string; problems: string[] }[] {
+  return options.packagePaths.map((packagePath) => ({
+    packagePath,
+    problems: options.problems.filter((p) => p.packagePath === packagePath).map((p) => p.text),
+  }));
+}
+
+/** The draft branch goes only when every package was published and the branch is the app's to delete. */
+export function deletesBranch(options: {
+  deleteBranchOnPublish: boolean;
+  sameRepository: boolean;
+  results: PackagePublication[];
+}): boolean {
+  return (
+    options.deleteBranchOnPublish &&
+    options.sameRepository &&
+    options.results.every((r) => r.kind === "published" || r.kind === "already-published")
+  );
+}
+
+/** Reads the merge (touched packages, their render at the merge commit) and decides what to publish. */
+async function readPublication(input: PullRequestInput, deps: PublishDeps): Promise<Publication> {
+  const { port, config } = deps;
+  const { repo, pull } = input;
+  const mergeCommitSha = pull.mergeCommitSha;
+  if (!pull.merged || !mergeCommitSha) return { kind: "ignored", reason: "not merged" };
+  const draft = parseDraftBranch(pull.headRef, { draftPrefix: config.draftBranchPrefix });
+  if (!draft) return { kind: "ignored", reason: `${pull.headRef} is not a draft branch` };
+  if (pull.baseRef !== input.defaultBranch)
+    return { kind: "ignored", reason: `base ${pull.baseRef} is not the default branch` };
+
+  const files = await port.listPullRequestFiles({ repo, number: pull.number });
+  const tree = await port.readTree({ repo, sha: mergeCommitSha });
   const packagePaths = touchedPackages({
     entries: tree.entries,
     changedPaths: files,
     branchPackage: draft.packagePath,
   }).filter((p) => p !== "" && directoryOf(p, config.directories) !== undefined);
-
   if (packagePaths.length === 0) return { kind: "ignored", reason: "the pull request touched no package" };
 
   // Approve only what passes the merge gate at the merge commit (our own render of that exact sha): an
   // unprotected default branch lets a failing pull request be merged, but it is not published.
   const rendered = await renderPackagesAtSha({
     port,
-    repo: pr.repo,
-    sha: pr.mergeCommitSha,
+    repo,
+    sha: mergeCommitSha,
     tree,
     packagePaths,
     engine: deps.engine,
@@ -190,36 +222,46 @@ async function publishMerged(pr: MergedPullRequest, deps: PublishDeps): Promise<
     changes: rendered.changes,
     enforceReadinessGates: config.enforceReadinessGates,
   });
+  const problems = verdict.problems.map((p) => ({ packagePath: p.packagePath, text: describeProblem(p) }));
+  return {
+    kind: "publish",
+    mergeCommitSha,
+    workspace: draft.workspace,
+    packages: decidePublication({ packagePaths, problems }),
+  };
+}
+
+async function publishMerged(input: PullRequestInput, deps: PublishDeps): Promise<PublishOutcome> {
+  const { port, config } = deps;
+  const { repo, pull } = input;
+  const publication = await readPublication(input, deps);
+  if (publication.kind === "ignored") return publication;
+  const { mergeCommitSha } = publication;
   const results: PackagePublication[] = [];
-  for (const packagePath of packagePaths) {
-    const problems = verdict.problems.filter((p) => p.packagePath === packagePath).map(describeProblem);
+  for (const { packagePath, problems } of publication.packages) {
     results.push(
       problems.length > 0
         ? { packagePath, kind: "refused", problems }
-        : await publishPackage({ pr, packagePath, workspace: draft.workspace, port }),
+        : await publishPackage({ repo, mergeCommitSha, packagePath, workspace: publication.workspace, port }),
     );
   }
   for (const r of results)
     deps.log.info(
-      `publish ${pr.repo.owner}/${pr.repo.repo}#${pr.number}: ${r.packagePath} ${r.kind} ${"tag" in r ? r.tag : ""}`,
+      `publish ${repo.owner}/${repo.repo}#${pull.number}: ${r.packagePath} ${r.kind} ${"tag" in r ? r.tag : ""}`,
     );
-
   // A draft that was not published (refused, or its tag already exists) stays: it is where the fix goes.
-  const branchDeleted =
-    config.deleteBranchOnPublish &&
-    pr.sameRepository &&
-    results.every((r) => r.kind === "published" || r.kind === "already-published")
-      ? await port.deleteBranch({ repo: pr.repo, branch: pr.headRef })
-      : false;
+  const branchDeleted = deletesBranch({ ...config, sameRepository: input.sameRepository, results })
+    ? await port.deleteBranch({ repo, branch: pull.headRef })
+    : false;
   await upsertComment({
     port,
-    repo: pr.repo,
-    issueNumber: pr.number,
+    repo,
+    issueNumber: pull.number,
     marker: PUBLISH_COMMENT_MARKER,
     body: publishComment({
-      mergeCommitSha: pr.mergeCommitSha,
-      headRef: pr.headRef,
-      lines: publishedLines({ pr, results, directories: config.directories }),
+      mergeCommitSha,
+      headRef: pull.headRef,
+      lines: publishedLines({ repository: repo.repo, results, directories: config.directories }),
       branchDeleted,
     }),
   });

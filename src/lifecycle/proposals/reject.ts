@@ -4,36 +4,28 @@
  * open a new one). One comment says so; closing the same pull request again updates it instead of
  * adding another.
  */
-import type { RepoRef } from "../../github/port.js";
 import { REJECT_COMMENT_MARKER, rejectComment } from "../../report/comments.js";
 import { upsertComment } from "../comments.js";
 import type { LifecycleDeps } from "../deps.js";
 import { parseDraftBranch } from "../revision-naming.js";
-
-/** A pull request closed without merging. */
-export interface ClosedPullRequest {
-  repo: RepoRef;
-  number: number;
-  headRef: string;
-  baseRef: string;
-  defaultBranch: string;
-}
+import type { PullRequestInput } from "./pull-request-input.js";
 
 /** What happened. */
 export type RejectOutcome = { kind: "ignored"; reason: string } | { kind: "rejected"; comment: string };
 
 /** Comments once on a rejected proposal; never deletes the branch. Throws GitHubError when GitHub fails. */
 export async function rejectRevision(
-  pr: ClosedPullRequest,
+  input: PullRequestInput,
   deps: Pick<LifecycleDeps, "config" | "port">,
 ): Promise<RejectOutcome> {
+  const { repo, pull: pr, defaultBranch } = input;
   const draft = parseDraftBranch(pr.headRef, { draftPrefix: deps.config.draftBranchPrefix });
   if (!draft) return { kind: "ignored", reason: `${pr.headRef} is not a draft branch` };
-  if (pr.baseRef !== pr.defaultBranch)
+  if (pr.baseRef !== defaultBranch)
     return { kind: "ignored", reason: `base ${pr.baseRef} is not the default branch` };
   const comment = await upsertComment({
     port: deps.port,
-    repo: pr.repo,
+    repo,
     issueNumber: pr.number,
     marker: REJECT_COMMENT_MARKER,
     body: rejectComment({ packagePath: draft.packagePath, workspace: draft.workspace, headRef: pr.headRef }),

@@ -31,6 +31,7 @@ import {
 import { upgradeBlockedId, upgradeBlockedOutput } from "../../report/upgrade-blocked.js";
 import { appCommitOf, rejectedAt, renderedGreen, sameFiles, writeDraft } from "../app-draft.js";
 import { upsertComment } from "../comments.js";
+import { ensureCheckRun } from "../ensure-check-run.js";
 import { formatDraftBranch, UPGRADE_WORKSPACE } from "../revision-naming.js";
 import {
   type ComputedUpgrade,
@@ -136,19 +137,14 @@ export async function upgradeDownstream(
     upgrade = await computeUpgrade({ port, host: deps.host, pkg, status, to, access: deps.access });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const id = `upgrade-failed ${pkg} to=v${to}`;
-    const runs = await port.listCheckRuns({ repo, sha: defaultSha, name: UPGRADE_CHECK_NAME });
-    if (!runs.some((r) => r.externalId === id)) {
-      await port.createCheckRun({
-        repo,
-        name: UPGRADE_CHECK_NAME,
-        headSha: defaultSha,
-        status: "completed",
-        conclusion: "failure",
-        output: upgradeFailureOutput({ pkg, upstream: status.upstreamPackage, to, message }),
-        externalId: id,
-      });
-    }
+    await ensureCheckRun(port, {
+      repo,
+      name: UPGRADE_CHECK_NAME,
+      sha: defaultSha,
+      externalId: `upgrade-failed ${pkg} to=v${to}`,
+      conclusion: "failure",
+      output: upgradeFailureOutput({ pkg, upstream: status.upstreamPackage, to, message }),
+    });
     return { kind: "failed", message };
   }
 

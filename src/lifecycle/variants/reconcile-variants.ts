@@ -30,6 +30,7 @@ import {
 } from "../../report/package-variants.js";
 import { UPGRADE_CHECK_NAME } from "../../report/upgrade.js";
 import { appCommitOf, rejectedAt, sameFiles, writeDraft } from "../app-draft.js";
+import { ensureCheckRun } from "../ensure-check-run.js";
 import { formatDraftBranch, latestRevision, parseDraftBranch } from "../revision-naming.js";
 import { computeUpgrade, downstreamStatus, type UpstreamDeps } from "../upgrade-plan.js";
 import { GitHubUpstreamFetcher, readPackageFiles } from "../upstream-port.js";
@@ -286,19 +287,14 @@ export async function reconcileVariants(
   // 4. The report on the default branch's head.
   const output = variantsCheckOutput(rows, problems, notes);
   const failed = problems.length > 0 || rows.some((r) => r.state === "invalid" || r.state === "failed");
-  const id = `variants ${hashText(output.summary)}`;
-  const runs = await port.listCheckRuns({ repo, sha: defaultSha, name: PACKAGE_VARIANTS_CHECK_NAME });
-  if (!runs.some((r) => r.externalId === id)) {
-    await port.createCheckRun({
-      repo,
-      name: PACKAGE_VARIANTS_CHECK_NAME,
-      headSha: defaultSha,
-      status: "completed",
-      conclusion: failed ? "failure" : "success",
-      output,
-      externalId: id,
-    });
-  }
+  await ensureCheckRun(port, {
+    repo,
+    name: PACKAGE_VARIANTS_CHECK_NAME,
+    sha: defaultSha,
+    externalId: `variants ${hashText(output.summary)}`,
+    conclusion: failed ? "failure" : "success",
+    output,
+  });
   return `${rows.length} variant(s)${problems.length ? `, ${problems.length} problem(s)` : ""}`;
 }
 

@@ -22,6 +22,7 @@ import {
   INTERNAL_PATH,
   LEGACY_INDEX,
   LEGACY_PATH,
+  pathOf,
   SEQ_INDENT,
 } from "../../krm/annotations.js";
 import { type FileTree, packageDirs } from "../files.js";
@@ -30,7 +31,6 @@ import {
   CNRM_BLUEPRINT,
   MERGE_SOURCE,
   MIGRATION_ID,
-  pathOf,
   type ResourceDoc,
   readResources,
   writeResources,
