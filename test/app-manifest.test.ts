@@ -66,6 +66,8 @@ const REST: Record<string, Need> = {
   "pulls.update": write("pull_requests"),
   "repos.compareCommitsWithBasehead": read("contents"),
   "repos.get": read("metadata"),
+  // repo get / NAME search in the CLI, with the user's own token
+  "repos.listForAuthenticatedUser": "cli",
   "repos.getCommit": read("contents"),
   "repos.getContent": read("contents"),
   "repos.listForOrg": read("metadata"),
