@@ -87,6 +87,29 @@ const ENV_READERS = [
   /^src\/krm\/yaml-io\.ts$/,
 ];
 
+/**
+ * README's folder map (Development, "Layout"): row path -> the rooms its "may import" column names
+ * (`lifecycle/*` + slash = every use-case folder; "nothing of ours" = none). The column is the rule.
+ */
+function readFolderMap() {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const map = new Map();
+  for (const line of readme.split("\n")) {
+    const cells = line.split(" | ");
+    if (cells.length < 3 || !/^\| `src\//.test(line)) continue;
+    const room = /`(src\/[^`]+?)\/?`/.exec(cells[0])?.[1];
+    const allowed = [...cells[cells.length - 1].matchAll(/`([a-z*/-]+?)\/`/g)].map((m) => `src/${m[1]}`);
+    if (room) map.set(room, allowed);
+  }
+  return map;
+}
+
+/** Whether README's folder map lets room `from` import room `to`. */
+function mayImport(map, from, to) {
+  const allowed = map.get(from) ?? [];
+  return allowed.includes(to) || (allowed.includes("src/lifecycle/*") && /^src\/lifecycle\/[^/]+$/.test(to));
+}
+
 function sourceFiles(dir) {
   const out = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -268,6 +291,21 @@ if (check) {
   const interpreter = (f) => /^src\/(starlark|rego)\//.test(rel(f));
   for (const part of circles.filter((p) => !p.every(interpreter)))
     broken.push(`no file circle: ${part.map(rel).join(" <-> ")}`);
+  const folderMap = readFolderMap();
+  const rooms = new Set([...read.keys()].map(roomOf));
+  for (const room of [...rooms].sort())
+    if (!folderMap.has(room)) broken.push(`README's folder map has a row for every folder: ${room} has none`);
+  const seen = new Set();
+  for (const [file, targets] of fileGraph) {
+    for (const target of targets) {
+      const [from, to] = [roomOf(file), roomOf(target)];
+      if (from === to || !folderMap.has(from) || mayImport(folderMap, from, to)) continue;
+      const key = `${from} -> ${to}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      broken.push(`README's folder map: ${from} may not import ${to} (${rel(file)} -> ${rel(target)})`);
+    }
+  }
   for (const [file, info] of read) {
     if (ENV_READERS.some((allowed) => allowed.test(rel(file)))) continue;
     for (const line of info.envReads)
@@ -277,7 +315,7 @@ if (check) {
   }
   for (const line of broken) console.error(`floor broken — ${line}`);
   console.log(
-    `floors: ${RULES.length + 2} rules (imports, process.env) over ${files.length} files, ${broken.length} broken`,
+    `floors: ${RULES.length + 2} rules and README's folder map (${folderMap.size} rows) over ${files.length} files, ${broken.length} broken`,
   );
   process.exit(broken.length > 0 ? 1 : 0);
 }
