@@ -10,6 +10,7 @@
 import Bottleneck from "bottleneck";
 import type { Probot } from "probot";
 import type { Octokit } from "./client.js";
+import { retryUnauthorized } from "./unauthorized.js";
 
 /** GraphQL queries of one installation in flight at once. */
 export const READS_AT_ONCE = 4;
@@ -44,7 +45,9 @@ export async function installationClients(
   const octokit = (await app.auth(installationId)) as Octokit;
   const appOctokit = (await app.auth()) as Octokit & { auth(options: object): Promise<unknown> };
   // What Probot's `getAuthenticatedOctokit` does, with the write limiter of the reads client replaced.
+  let tokenCache: { delete(key: string): unknown } | undefined;
   const factory: Factory = ({ octokit: base, octokitOptions, ...authOptions }) => {
+    tokenCache = (octokitOptions.auth as { cache?: typeof tokenCache } | undefined)?.cache ?? undefined;
     const throttle = octokitOptions.throttle;
     const Client = base.constructor as new (options: object) => Octokit;
     return new Client({
@@ -56,5 +59,11 @@ export async function installationClients(
     });
   };
   const reads = (await appOctokit.auth({ type: "installation", installationId, factory })) as Octokit;
-  return { octokit, reads: instrument(reads) };
+  // A 401 mints a new token and retries; an uninstalled or suspended installation stops its job.
+  // The token cache is Probot's, shared by both clients (Octokit's app auth keys it by installation id).
+  const forgetToken = () => void tokenCache?.delete(String(installationId));
+  return {
+    octokit: retryUnauthorized(octokit, { installationId, forgetToken }),
+    reads: retryUnauthorized(instrument(reads), { installationId, forgetToken }),
+  };
 }
