@@ -30,11 +30,14 @@ import { type FileTree, isKrmFile } from "../pkg/files.js";
 import { getPackage } from "../pkg/get.js";
 import type { UpstreamSpec } from "../pkg/update.js";
 import {
+  describeOutcome,
   formatFieldPath,
+  outcomeAnnotations,
   overrideAnnotations,
   UPGRADE_CHECK_NAME,
   type UpgradeState,
   upgradeCheckOutput,
+  upgradeNeedsReview,
 } from "../report/upgrade.js";
 import {
   branchOf,
@@ -176,8 +179,9 @@ async function push(ctx: VerbCtx): Promise<void> {
   );
 }
 
-/** Prints the upgrade's local edits that upstream overrode, one a line. */
+/** Prints the upgrade's local edits that upstream overrode and its resource-level outcomes, one a line. */
 function describeOverrides(ctx: VerbCtx, state: Omit<UpgradeState, "commit">): void {
+  for (const o of state.outcomes ?? []) ctx.out(`  ${describeOutcome(o).replace(/`|\*\*/g, "")}\n`);
   if (state.overrides.length === 0) {
     ctx.out("every local edit is kept\n");
     return;
@@ -244,18 +248,18 @@ async function upgrade(ctx: VerbCtx): Promise<void> {
 async function reportUpgrade(ctx: VerbCtx, repo: RepoRef, state: UpgradeState): Promise<void> {
   try {
     const { files } = await readPackageFiles({ port: ctx.port, repo, sha: state.commit, dir: state.package });
-    const annotations = overrideAnnotations({
-      overrides: state.overrides,
-      packagePath: state.package,
-      text: (file) =>
-        files.get(state.package ? file.slice(state.package.length + 1) : file)?.toString("utf8"),
-    });
+    const text = (file: string) =>
+      files.get(state.package ? file.slice(state.package.length + 1) : file)?.toString("utf8");
+    const annotations = [
+      ...overrideAnnotations({ overrides: state.overrides, packagePath: state.package, text }),
+      ...outcomeAnnotations({ outcomes: state.outcomes ?? [], packagePath: state.package, text }),
+    ];
     await ctx.port.createCheckRun({
       repo,
       name: UPGRADE_CHECK_NAME,
       headSha: state.commit,
       status: "completed",
-      conclusion: state.overrides.length > 0 ? "neutral" : "success",
+      conclusion: upgradeNeedsReview(state) ? "neutral" : "success",
       output: upgradeCheckOutput(state, annotations),
       externalId: `upgrade ${state.package} to=v${state.to}`,
     });

@@ -189,6 +189,7 @@ export async function computeUpgrade(options: {
       from: status.current,
       to,
       overrides: result.overrides,
+      outcomes: result.outcomes,
     },
     upstreamChanges: diffFiles(origin?.files ?? new Map(), updated?.files ?? new Map()),
   };

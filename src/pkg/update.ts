@@ -34,7 +34,11 @@ import {
   mergeKptfile,
   parseKptfile,
 } from "./kptfile.js";
-import { mergePackageResources, type ResourceOverride } from "./merge3/package-merge.js";
+import {
+  mergePackageResources,
+  type ResourceOutcome,
+  type ResourceOverride,
+} from "./merge3/package-merge.js";
 import type { MergeSchemas } from "./merge3/schema.js";
 import { addMergeComments, pkgDiff } from "./normalize.js";
 
@@ -94,6 +98,8 @@ export interface UpdateResult {
   packages: number;
   /** Local edits replaced by upstream values (resource-merge), paths relative to the root package. */
   overrides: ResourceOverride[];
+  /** Resources added or deleted on either side (resource-merge), paths relative to the root package. */
+  outcomes: ResourceOutcome[];
 }
 
 const KNOWN_STRATEGIES = new Set(["resource-merge", "fast-forward", "force-delete-replace", "copy-merge"]);
@@ -101,6 +107,7 @@ const KNOWN_STRATEGIES = new Set(["resource-merge", "fast-forward", "force-delet
 class Updater {
   tree: FileTree;
   overrides: ResourceOverride[] = [];
+  outcomes: ResourceOutcome[] = [];
   constructor(
     files: FileTree,
     private readonly opts: UpdateOptions,
@@ -160,7 +167,7 @@ class Updater {
     }
     this.opts.log?.(`\nUpdated ${count} package(s).`);
     this.tree = addMergeComments(this.tree);
-    return { files: this.tree, packages: count, overrides: this.overrides };
+    return { files: this.tree, packages: count, overrides: this.overrides, outcomes: this.outcomes };
   }
 
   directSubpackages(p: string): string[] {
@@ -360,14 +367,17 @@ class Updater {
     this.writeKf(localDir, kf);
     const before = subtree(this.tree, localDir);
     const overrides: ResourceOverride[] = [];
+    const outcomes: ResourceOutcome[] = [];
     const merged = mergePackageResources({
       local: before,
       origin,
       updated,
       schemas: this.opts.schemas,
       overrides,
+      outcomes,
     });
     for (const o of overrides) this.overrides.push({ ...o, file: joinRel(localDir, o.file) });
+    for (const o of outcomes) this.outcomes.push({ ...o, file: joinRel(localDir, o.file) });
     this.replaceSubtree(localDir, before, merged);
     this.replaceNonKrmFiles(updated, origin, localDir);
   }

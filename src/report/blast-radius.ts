@@ -3,10 +3,10 @@
  * publish would upgrade, and for each what the upgrade would do (a dry run). Pure.
  */
 import type { CheckOutput } from "../github/port.js";
-import type { ResourceOverride } from "../pkg/merge3/package-merge.js";
+import type { ResourceOutcome, ResourceOverride } from "../pkg/merge3/package-merge.js";
 import { truncateSummary } from "./check-summary.js";
 import { mermaidBlock } from "./mermaid.js";
-import { formatFieldPath } from "./upgrade.js";
+import { describeOutcome, formatFieldPath, keptChanged } from "./upgrade.js";
 
 /** The check run's name. */
 export const BLAST_RADIUS_CHECK_NAME = "porchlight/downstreams";
@@ -19,6 +19,8 @@ export interface BlastRadiusRow {
   /** The revision it is on. */
   revision: number | undefined;
   overrides: ResourceOverride[];
+  /** Resources the upgrade would add or delete on either side (absent: not computed). */
+  outcomes?: ResourceOutcome[];
   /** Why the upgrade would fail. */
   error?: string;
 }
@@ -53,7 +55,9 @@ export function blastRadiusOutput(rows: readonly BlastRadiusRow[]): CheckOutput 
         : r.overrides.length > 0
           ? `⚠️ overrides ${r.overrides.length} local edit${r.overrides.length === 1 ? "" : "s"}`
           : "✅ keeps every local edit";
-      return `| \`${r.downstream}\` | ${r.revision === undefined ? "-" : `\`${r.upstreamPackage}/v${r.revision}\``} | ${verdict} |`;
+      const kept = r.error ? 0 : keptChanged(r).length;
+      const keeps = kept > 0 ? `; ⚠️ keeps ${kept} resource${kept === 1 ? "" : "s"} upstream deletes` : "";
+      return `| \`${r.downstream}\` | ${r.revision === undefined ? "-" : `\`${r.upstreamPackage}/v${r.revision}\``} | ${verdict}${keeps} |`;
     }),
   ];
   lines.push("", blastRadiusGraph(rows).trimEnd());
@@ -69,6 +73,13 @@ export function blastRadiusOutput(rows: readonly BlastRadiusRow[]): CheckOutput 
             : `- \`${o.file}\` ${o.resource.kind}/${o.resource.name} \`${formatFieldPath(o.path)}\`: \`${o.local}\` → \`${o.upstream}\``,
         );
       }
+    }
+  }
+  const changing = rows.filter((r) => !r.error && (r.outcomes ?? []).length > 0);
+  if (changing.length > 0) {
+    lines.push("", "### Resources a publish would add or delete");
+    for (const r of changing) {
+      lines.push("", `\`${r.downstream}\`:`, ...(r.outcomes ?? []).map((o) => `- ${describeOutcome(o)}`));
     }
   }
   return {

@@ -4,7 +4,7 @@
  * (a warning annotation at each overridden field) and a failed merge. Pure.
  */
 import type { CheckAnnotation, CheckOutput } from "../github/port.js";
-import type { ResourceOverride } from "../pkg/merge3/package-merge.js";
+import type { ResourceOutcome, ResourceOverride } from "../pkg/merge3/package-merge.js";
 import { locateInParsed, type ParsedYaml, parseForLocate } from "./yaml-position.js";
 
 /** The check run reporting what an upgrade overrides. */
@@ -27,6 +27,47 @@ export interface UpgradeState {
   commit: string;
   /** Local edits the merge overrode. */
   overrides: ResourceOverride[];
+  /** Resources added or deleted on either side (absent: not known, e.g. not a resource-merge). */
+  outcomes?: ResourceOutcome[];
+}
+
+const OUTCOME_TEXT: Record<ResourceOutcome["kind"], string> = {
+  "added-upstream": "added upstream",
+  "deleted-upstream": "deleted upstream, so removed here",
+  "kept-changed":
+    "deleted upstream but **kept because you changed it**: delete it if upstream replaced it (e.g. renamed it), or keep it on purpose",
+  "added-locally": "added by you, kept",
+  "deleted-locally": "deleted by you, stays deleted",
+};
+
+/** One resource-level outcome as a line: `` `ns.yaml` Namespace/old: deleted upstream but kept ... ``. */
+export function describeOutcome(o: ResourceOutcome): string {
+  return `\`${o.file}\` ${o.resource.kind}/${o.resource.name}: ${OUTCOME_TEXT[o.kind]}`;
+}
+
+/** Resources the merge kept although upstream deleted them: the outcome a reviewer must decide. */
+export function keptChanged(state: Pick<UpgradeState, "outcomes">): ResourceOutcome[] {
+  return (state.outcomes ?? []).filter((o) => o.kind === "kept-changed");
+}
+
+/** The upgrade needs a person's look: it overrides local edits or keeps resources upstream deleted. */
+export function upgradeNeedsReview(state: Pick<UpgradeState, "overrides" | "outcomes">): boolean {
+  return state.overrides.length > 0 || keptChanged(state).length > 0;
+}
+
+function outcomeLines(state: Pick<UpgradeState, "outcomes">): string[] {
+  const outcomes = state.outcomes ?? [];
+  if (outcomes.length === 0) return ["No resource was added or deleted on either side."];
+  const order: ResourceOutcome["kind"][] = [
+    "kept-changed",
+    "added-upstream",
+    "deleted-upstream",
+    "added-locally",
+    "deleted-locally",
+  ];
+  return order.flatMap((kind) =>
+    outcomes.filter((o) => o.kind === kind).map((o) => `- ${describeOutcome(o)}`),
+  );
 }
 
 function rev(n: number | undefined, pkg: string): string {
@@ -69,6 +110,7 @@ export function upgradePullBody(options: {
     ...upstreamChanges.removed.map((f) => `- removed \`${f}\``),
   ];
   lines.push(...(changed.length > 0 ? changed : ["- no file changed"]));
+  lines.push("", "### Resources added and deleted", ...outcomeLines(state));
   lines.push("", "### Local edits this upgrade overrides");
   if (state.overrides.length === 0) lines.push("None: every local edit is kept.");
   else {
@@ -131,18 +173,57 @@ export function overrideAnnotations(options: {
   return out;
 }
 
-/** The `porchlight/upgrade` output of an upgrade commit. */
+/** Annotations at each resource the merge added or kept although upstream deleted it (lines of `text`). */
+export function outcomeAnnotations(options: {
+  outcomes: readonly ResourceOutcome[];
+  packagePath: string;
+  text: (file: string) => string | undefined;
+}): CheckAnnotation[] {
+  const out: CheckAnnotation[] = [];
+  const parsed = new Map<string, ParsedYaml | undefined>();
+  for (const o of options.outcomes) {
+    if (o.kind === "deleted-upstream" || o.kind === "deleted-locally") continue;
+    const path = options.packagePath ? `${options.packagePath}/${o.file}` : o.file;
+    if (!parsed.has(path)) {
+      const text = options.text(path);
+      parsed.set(path, text ? parseForLocate(text) : undefined);
+    }
+    const file = parsed.get(path);
+    if (!file) continue;
+    const { apiVersion, kind, name, namespace } = o.resource;
+    const pos = locateInParsed(file, {
+      resourceRef: { apiVersion, kind, name, ...(namespace ? { namespace } : {}) },
+      fieldPath: "metadata.name",
+    });
+    out.push({
+      path,
+      start_line: pos?.line ?? 1,
+      end_line: pos?.endLine ?? 1,
+      annotation_level: o.kind === "kept-changed" ? "warning" : "notice",
+      title:
+        o.kind === "kept-changed" ? "Deleted upstream, kept because you changed it" : OUTCOME_TEXT[o.kind],
+      message: describeOutcome(o).replace(/`|\*\*/g, ""),
+    });
+  }
+  return out;
+}
+
+/** The `porchlight/upgrade` output of an upgrade commit (conclude it neutral when {@link upgradeNeedsReview}). */
 export function upgradeCheckOutput(state: UpgradeState, annotations: CheckAnnotation[]): CheckOutput {
   const n = state.overrides.length;
-  return {
-    title:
-      n === 0 ? "Upgrade keeps every local edit" : `Upgrade overrides ${n} local edit${n === 1 ? "" : "s"}`,
-    summary:
-      n === 0
-        ? `\`${state.package}\`: upgrade to \`${state.upstream.package}/v${state.to}\` merged without overriding local edits.`
-        : `\`${state.package}\`: upgrade to \`${state.upstream.package}/v${state.to}\` takes upstream's value where both sides changed a field:\n\n${state.overrides.map((o) => `- ${describeOverride(o)}`).join("\n")}`,
-    annotations: annotations.slice(0, 50),
-  };
+  const kept = keptChanged(state).length;
+  const title = [
+    n === 0 ? "Upgrade keeps every local edit" : `Upgrade overrides ${n} local edit${n === 1 ? "" : "s"}`,
+    ...(kept > 0 ? [`keeps ${kept} resource${kept === 1 ? "" : "s"} upstream deleted`] : []),
+  ].join("; ");
+  const edits =
+    n === 0
+      ? `\`${state.package}\`: upgrade to \`${state.upstream.package}/v${state.to}\` merged without overriding local edits.`
+      : `\`${state.package}\`: upgrade to \`${state.upstream.package}/v${state.to}\` takes upstream's value where both sides changed a field:\n\n${state.overrides.map((o) => `- ${describeOverride(o)}`).join("\n")}`;
+  const resources = state.outcomes
+    ? `\n\n### Resources added and deleted\n\n${outcomeLines(state).join("\n")}`
+    : "";
+  return { title, summary: `${edits}${resources}`, annotations: annotations.slice(0, 50) };
 }
 
 /** The failed `porchlight/upgrade` output when the merge cannot be done. */

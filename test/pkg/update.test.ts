@@ -66,6 +66,38 @@ describe("updatePackage", () => {
     expect(out.Kptfile).toContain("    ref: v2\n    commit: c2\n");
   });
 
+  it("reports every resource-level outcome: an upstream rename of a resource you edited keeps yours and adds upstream's", async () => {
+    const ns = (name: string, label = "") =>
+      `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n${label}`;
+    const up = upstream(
+      { "ns.yaml": ns("old"), "gone.yaml": cm("gone", "  k: v\n") },
+      { "ns.yaml": ns("new"), "extra.yaml": cm("extra", "  k: v\n") },
+    );
+    const result = await run(
+      {
+        Kptfile: kptfile(),
+        "ns.yaml": ns("old", "  labels:\n    team: mine\n"),
+        "gone.yaml": cm("gone", "  k: v\n"),
+        "mine.yaml": cm("mine", "  k: v\n"),
+      },
+      up,
+    );
+    const kinds = result.outcomes
+      .map((o) => `${o.kind} ${o.file} ${o.resource.kind}/${o.resource.name}`)
+      .sort();
+    expect(kinds).toEqual([
+      "added-locally mine.yaml ConfigMap/mine",
+      "added-upstream extra.yaml ConfigMap/extra",
+      "added-upstream ns.yaml Namespace/new",
+      "deleted-upstream gone.yaml ConfigMap/gone",
+      "kept-changed ns.yaml Namespace/old",
+    ]);
+    const out = texts(result.files);
+    expect(out["ns.yaml"]).toContain("name: old");
+    expect(out["ns.yaml"]).toContain("name: new");
+    expect(out["gone.yaml"]).toBeUndefined();
+  });
+
   it("reports each local edit that upstream's value overrides, with file and resource", async () => {
     const up = upstream({ "a.yaml": cm("a", "  k: v\n") }, { "a.yaml": cm("a", "  k: upstream\n") });
     const result = await run({ Kptfile: kptfile(), "a.yaml": cm("a", "  k: mine\n") }, up);

@@ -14,6 +14,7 @@ import {
   type BlastRadiusRow,
   blastRadiusOutput,
 } from "../../report/blast-radius.js";
+import { upgradeNeedsReview } from "../../report/upgrade.js";
 import type { DownstreamIndex } from "../downstream-index.js";
 import { computeUpgrade, downstreamStatus, type UpstreamDeps } from "../upgrade-plan.js";
 import { upstreamAccess } from "../upstream-consent.js";
@@ -98,6 +99,7 @@ export async function reportBlastRadius(
           fetcher,
         });
         row.overrides = upgrade.overrides;
+        row.outcomes = upgrade.state.outcomes ?? [];
       } catch (err) {
         row.error = err instanceof Error ? err.message : String(err);
       }
@@ -110,7 +112,7 @@ export async function reportBlastRadius(
     name: BLAST_RADIUS_CHECK_NAME,
     headSha: pull.headSha,
     status: "completed",
-    conclusion: rows.some((r) => r.error || r.overrides.length > 0) ? "neutral" : "success",
+    conclusion: rows.some((r) => r.error || upgradeNeedsReview(r)) ? "neutral" : "success",
     output,
     externalId: `blast-radius #${input.number}`,
   });

@@ -18,6 +18,7 @@
  */
 import type { RepoRef } from "../../github/port.js";
 import {
+  outcomeAnnotations,
   overrideAnnotations,
   UPGRADE_CHECK_NAME,
   UPGRADE_HELD_MARKER,
@@ -25,6 +26,7 @@ import {
   upgradeCheckOutput,
   upgradeFailureOutput,
   upgradeHeldComment,
+  upgradeNeedsReview,
   upgradePullBody,
   upgradePullTitle,
 } from "../../report/upgrade.js";
@@ -67,12 +69,20 @@ async function postUpgradeCheck(options: {
     packagePath: state.package,
     text: (file) => files.get(state.package ? file.slice(state.package.length + 1) : file)?.toString("utf8"),
   });
+  annotations.push(
+    ...outcomeAnnotations({
+      outcomes: state.outcomes ?? [],
+      packagePath: state.package,
+      text: (file) =>
+        files.get(state.package ? file.slice(state.package.length + 1) : file)?.toString("utf8"),
+    }),
+  );
   await deps.port.createCheckRun({
     repo,
     name: UPGRADE_CHECK_NAME,
     headSha: sha,
     status: "completed",
-    conclusion: state.overrides.length > 0 ? "neutral" : "success",
+    conclusion: upgradeNeedsReview(state) ? "neutral" : "success",
     output: upgradeCheckOutput(state, annotations),
     externalId: externalId(state.package, state.to),
   });
@@ -187,7 +197,7 @@ export async function upgradeDownstream(
         pull?.number ?? (await openPull({ deps, repo, branch, base: input.defaultBranch, upgrade, state }));
       if (
         deps.config.upgrades.autoMerge &&
-        upgrade.overrides.length === 0 &&
+        !upgradeNeedsReview(upgrade.state) &&
         !pull?.draft &&
         (await autoMerge({ deps, repo, number, headSha: head.sha }))
       ) {

@@ -46,6 +46,18 @@ export interface ResourceOverride extends MergeOverride {
   resource: { apiVersion: string; kind: string; namespace: string; name: string };
 }
 
+/**
+ * What the merge did with one resource besides merging it field by field: added upstream, deleted upstream
+ * (and so removed), deleted upstream but kept because the package changed it, added locally (kept), deleted
+ * locally (stays deleted).
+ */
+export interface ResourceOutcome {
+  kind: "added-upstream" | "deleted-upstream" | "kept-changed" | "added-locally" | "deleted-locally";
+  /** File of the resource, relative to the package (where it is, or was). */
+  file: string;
+  resource: { apiVersion: string; kind: string; namespace: string; name: string };
+}
+
 /** Input of {@link mergePackageResources}. */
 export interface PackageMergeInput {
   /** The local package (root of the tree); its own files are merged. */
@@ -57,6 +69,8 @@ export interface PackageMergeInput {
   schemas: MergeSchemas;
   /** Receives the local edits the merge replaced with upstream's values. */
   overrides?: ResourceOverride[];
+  /** Receives each resource added or deleted on either side ({@link ResourceOutcome}). */
+  outcomes?: ResourceOutcome[];
 }
 
 interface Tuple {
@@ -138,14 +152,25 @@ export function mergePackageResources(input: PackageMergeInput): FileTree {
   const updated = readResources(input.updated, { exclude, annotate: { [MERGE_SOURCE]: "updated" } });
 
   const output: ResourceDoc[] = [];
+  const note = (kind: ResourceOutcome["kind"], r: ResourceDoc) => {
+    const meta = resourceMeta(r.doc);
+    const { apiVersion, namespace, name } = meta;
+    input.outcomes?.push({ kind, file: r.path, resource: { apiVersion, kind: meta.kind, namespace, name } });
+  };
   for (const t of buildTuples(dest, original, updated)) {
     const { original: o, updated: u, dest: d } = t;
-    if (!o && !u && d) output.push(d);
-    else if (!o && u && !d) output.push(u);
-    else if (!u && !d) continue;
+    if (!o && !u && d) {
+      output.push(d);
+      note("added-locally", d);
+    } else if (!o && u && !d) {
+      output.push(u);
+      note("added-upstream", u);
+    } else if (!u && !d) continue;
     else if (o && !u && d) {
-      if (!unchanged(o.doc, d.doc)) output.push(d);
-    } else if (o && !d) continue;
+      const kept = !unchanged(o.doc, d.doc);
+      if (kept) output.push(d);
+      note(kept ? "kept-changed" : "deleted-upstream", d);
+    } else if (o && !d) note("deleted-locally", o);
     else if (d && u) {
       const found: MergeOverride[] = [];
       let merged: YNode | undefined;
