@@ -1,9 +1,11 @@
 /**
  * Runs an `upstream` job (see ../lifecycle/upstream-job.ts): one repository, its state read when the job starts.
  */
+
 import { isGitHubOutage, type RepoRef, type RepoSnapshot, type RepoTree } from "../github/port.js";
 import type { LifecycleDeps, UpstreamServices } from "../lifecycle/deps.js";
 import { type DownstreamEntry, downstreamsInRepository } from "../lifecycle/downstream-index.js";
+import { mainThreadLimitProblem } from "../lifecycle/main-thread-limits.js";
 import { latestRevision, parseDraftBranch, UPGRADE_WORKSPACE } from "../lifecycle/revision-naming.js";
 import type { UpstreamDeps } from "../lifecycle/upgrade-plan.js";
 import { reportBlastRadius } from "../lifecycle/upstream/blast-radius.js";
@@ -24,9 +26,12 @@ export async function refreshIndex(options: {
 }): Promise<{ entries: DownstreamEntry[]; tree: RepoTree; refused: string[] }> {
   const { repo, port, services } = options;
   const tree = await port.readTree({ repo, sha: options.sha });
-  const kptfiles = tree.entries.filter(
-    (e) => e.type === "blob" && (e.path === "Kptfile" || e.path.endsWith("/Kptfile")),
-  );
+  const kptfiles = tree.entries.filter((e) => {
+    if (e.type !== "blob" || (e.path !== "Kptfile" && !e.path.endsWith("/Kptfile"))) return false;
+    const tooLarge = mainThreadLimitProblem(e.path, e.size);
+    if (tooLarge) services.log.warn(`${repo.owner}/${repo.repo}: ${tooLarge}`);
+    return !tooLarge;
+  });
   const blobs = await port.readBlobs({ repo, blobs: kptfiles.map((e) => ({ sha: e.sha, size: e.size })) });
   const texts = new Map(kptfiles.map((e) => [e.path, Buffer.from(blobs.get(e.sha) ?? []).toString("utf8")]));
   const refused: string[] = [];

@@ -18,6 +18,7 @@ import {
 } from "../pkg/update.js";
 import type { UpgradeState } from "../report/upgrade.js";
 import type { LifecycleDeps } from "./deps.js";
+import { mainThreadLimitProblem } from "./main-thread-limits.js";
 import { latestRevision } from "./revision-naming.js";
 import type { UpstreamAccess } from "./upstream-consent.js";
 import {
@@ -106,6 +107,8 @@ export async function downstreamStatus(options: {
   const local = await readPackageFiles({ port, repo: options.repo, sha: options.sha, dir: options.pkg });
   const kf = local.files.get("Kptfile");
   if (!kf) return undefined;
+  const tooLarge = mainThreadLimitProblem(path.join(options.pkg, "Kptfile"), kf.length);
+  if (tooLarge) throw new UpstreamBlockedError(tooLarge);
   let kptfile: ReturnType<typeof parseKptfile>["kptfile"];
   try {
     kptfile = parseKptfile(path.join(options.pkg, "Kptfile"), kf).kptfile;

@@ -30,6 +30,13 @@ function invalidConfigMaps(count: number): string {
   return docs.join("---\n");
 }
 
+/** A Kptfile with `count` annotations of ~100 bytes each (30,000: ~3 MB). */
+function annotatedKptfile(name: string, count: number, steps = SET_LABELS): string {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) lines.push(`    example.com/annotation-${i}: "${"v".repeat(60)}-${i}"`);
+  return `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n  annotations:\n${lines.join("\n")}\npipeline:\n  mutators:\n${steps}`;
+}
+
 /** Asks `/healthz` every 100 ms until `stop()`; resolves the slowest answer in ms. */
 function probeHealth(port: number): { stop(): Promise<number> } {
   let running = true;
@@ -105,5 +112,52 @@ describe.skipIf(!fakeGitHubAvailable)("fault 7: a heavy draft never freezes the 
     expect(runs).toHaveLength(1);
     expect(runs[0].status).toBe("completed");
     expect(slowest).toBeLessThan(1000);
+  }, 180_000);
+
+  it("concludes a draft whose Kptfile carries 30,000 annotations (3 MB), health < 1 s", async () => {
+    const { runs, slowest } = await judge("f7c", {
+      "big/Kptfile": annotatedKptfile("big", 30_000),
+      "big/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n",
+    });
+    expect(runs).toHaveLength(1);
+    expect(runs[0].status).toBe("completed");
+    expect(slowest).toBeLessThan(1000);
+  }, 180_000);
+
+  it("indexes the same Kptfile on the default branch and a 3 MB package-variants file, health < 1 s", async () => {
+    const { gh } = harness;
+    await gh.createRepo(OWNER, "f7d", { "README.md": "# packages\n" });
+    await gh.idle({ quietMs: 500 });
+    const probe = probeHealth(harness.app.port);
+    let slowest: number;
+    try {
+      const upstream = `  upstream:\n    type: git\n    git:\n      repo: ${gh.url}/${OWNER}/f7d\n      directory: /base\n      ref: base/v1\n`;
+      const big = annotatedKptfile("app", 30_000).replace(
+        "pipeline:",
+        `${upstream.replace(/^ {2}/gm, "")}pipeline:`,
+      );
+      const variants = annotatedKptfile("pv", 30_000)
+        .replace("kind: Kptfile", "kind: PackageVariant")
+        .replace("apiVersion: kpt.dev/v1", "apiVersion: config.porch.kpt.dev/v1alpha1");
+      await gh.pushFiles(
+        OWNER,
+        "f7d",
+        "main",
+        { "app/Kptfile": big, "package-variants/pv.yaml": variants },
+        "big Kptfile and variants file",
+      );
+      await gh.idle({ quietMs: 2000, timeoutMs: 120_000 });
+    } finally {
+      slowest = await probe.stop();
+    }
+    expect(slowest).toBeLessThan(1000);
+    // The variants file over the limit is reported where its owner looks, not parsed.
+    const main = (await gh.request("GET", `/repos/${OWNER}/f7d/git/ref/heads/main`)).data.object.sha;
+    const runs = (await gh.checkRuns(OWNER, "f7d", main)) as Any[];
+    const variants = runs.find((r) => r.name === "porchlight/package-variants");
+    expect(variants?.conclusion).toBe("failure");
+    expect(`${variants?.output.summary}${variants?.output.text ?? ""}`).toContain(
+      "package-variants/pv.yaml is 3",
+    );
   }, 180_000);
 });

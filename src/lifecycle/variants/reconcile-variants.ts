@@ -14,6 +14,7 @@
  *    their branch (published tags stay), `orphan` leaves them;
  * 4. reports every variant on the `porchlight/package-variants` check run of the default branch's head.
  */
+
 import path from "node:path/posix";
 import { parseAllDocuments } from "yaml";
 import type { RepoRef, TreeEntry } from "../../github/port.js";
@@ -31,6 +32,7 @@ import {
 import { UPGRADE_CHECK_NAME } from "../../report/upgrade.js";
 import { appCommitOf, rejectedAt, sameFiles, writeDraft } from "../app-draft.js";
 import { ensureCheckRun } from "../ensure-check-run.js";
+import { mainThreadLimitProblem } from "../main-thread-limits.js";
 import { formatDraftBranch, latestRevision, parseDraftBranch } from "../revision-naming.js";
 import { computeUpgrade, downstreamStatus, type UpstreamDeps } from "../upgrade-plan.js";
 import { GitHubUpstreamFetcher, readPackageFiles } from "../upstream-port.js";
@@ -72,13 +74,22 @@ async function readYamlDir(options: {
     (e) => e.type === "blob" && e.path.startsWith(`${options.dir}/`) && isYamlFile(e.path),
   );
   if (files.length === 0) return [];
+  // A file over the limit is not even read (its size is in the tree).
   const blobs = await options.deps.port.readBlobs({
     repo: options.repo,
-    blobs: files.map((e) => ({ sha: e.sha, size: e.size })),
+    blobs: files
+      .filter((e) => !mainThreadLimitProblem(e.path, e.size))
+      .map((e) => ({ sha: e.sha, size: e.size })),
   });
   const out: Array<{ file: string; data: unknown; error?: string }> = [];
   for (const e of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const docs = parseAllDocuments(Buffer.from(blobs.get(e.sha) ?? []).toString("utf8"));
+    const bytes = Buffer.from(blobs.get(e.sha) ?? []);
+    const tooLarge = mainThreadLimitProblem(e.path, Math.max(e.size ?? 0, bytes.length));
+    if (tooLarge) {
+      out.push({ file: e.path, data: undefined, error: tooLarge });
+      continue;
+    }
+    const docs = parseAllDocuments(bytes.toString("utf8"));
     for (const doc of Array.isArray(docs) ? docs : [docs]) {
       if (doc.errors.length > 0)
         out.push({ file: e.path, data: undefined, error: `${e.path}: ${doc.errors[0].message}` });
