@@ -165,7 +165,8 @@ describe("more than 50 annotations", () => {
     gh.scope.patch(`${gh.base}/check-runs/100`).reply(gh.reply(500, { message: "Server Error" }));
     // The retry reads the branch again: its head is the render commit, whose run this process holds.
     gh.config().checkRuns(RENDERED, "created");
-    gh.tree(RENDERED, rendered).compare(RENDERED).blobs(rendered).updateCheckRun(1);
+    // Adopting the run claims its lease at once (a PATCH of external_id alone), then the update.
+    gh.tree(RENDERED, rendered).compare(RENDERED).blobs(rendered).updateCheckRun(2);
     const probot = await createTestProbot();
 
     await probot.receive(push());
@@ -173,8 +174,11 @@ describe("more than 50 annotations", () => {
     gh.assertDone();
     expect(probot.failures).toEqual([]);
     expect(gh.bodies("POST", "/check-runs")).toHaveLength(1);
+    const patches = gh.bodies("PATCH", "/check-runs/100") as Partial<CheckBody & { external_id: string }>[];
+    const claim = patches.find((p) => p.output === undefined);
+    expect(claim?.external_id).toMatch(/ holder=\S+ until=\d+/);
     // The failed update is sent again (GitHub applied nothing), never the 50 the run already has.
-    const updates = gh.bodies("PATCH", "/check-runs/100") as CheckBody[];
+    const updates = patches.filter((p) => p.output !== undefined) as CheckBody[];
     expect(updates.map((u) => u.output.annotations?.length)).toEqual([10, 10]);
     expect(updates.at(-1)).toMatchObject({ status: "completed", conclusion: "success" });
   });
