@@ -21,38 +21,17 @@
  * 6. the open pull requests GitHub associates with that commit get their follow-ups (../pull-request-follow-up.ts).
  * Writes: the commit and the check run (+1 per further 50 annotations).
  */
-import { type BranchHead, GitHubError, type RepoRef } from "../../github/port.js";
-import { DELETION_PROPOSED_PREFIX } from "../../github/revision-source.js";
-import { isRenderCommit, renderCommitMessage } from "../../report/commit-message.js";
-import {
-  deletionProposedOutput,
-  noPackageOutput,
-  notADraftOutput,
-  renderNotes,
-} from "../../report/messages.js";
+import { noPackageOutput, renderNotes } from "../../report/messages.js";
 import { concludeOnFailure, existingVerdict, judgedPackages } from "../check-commit.js";
-import { CLAIM_MEMO_MS, claimKey, type LifecycleDeps, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
-import { contentDrift, type GateVerdict, gateCheckReport } from "../merge-gate.js";
+import { type LifecycleDeps, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
+import { type GateVerdict, gateCheckReport } from "../merge-gate.js";
 import { followUpPullRequests } from "../pull-request-follow-up.js";
-import {
-  noChanges,
-  type RenderedPackages,
-  renderOutputAgain,
-  renderPackagesAtSha,
-} from "../render-at-sha.js";
-import { draftLookalike, normalizePrefix, parseDraftBranch } from "../revision-naming.js";
+import { type RenderedPackages, renderOutputAgain, renderPackagesAtSha } from "../render-at-sha.js";
+import { parseDraftBranch } from "../revision-naming.js";
 import { CheckRunTracker } from "../verdict.js";
+import { type DraftHead, draftChangedPaths, ignoreNotADraft, storeOutput } from "./draft-head.js";
 
-/** A draft branch and its head, as the job read them when it started. */
-export interface DraftHead {
-  repo: RepoRef;
-  head: BranchHead;
-  defaultBranch: string;
-  /** A re-run: render again even when the head has a verdict (the loop guard still holds). */
-  force?: boolean;
-  /** Lines added to the summary (a re-run says so). */
-  notes?: string[];
-}
+export type { DraftHead };
 
 /** What happened. */
 export type RenderDraftOutcome =
@@ -72,99 +51,11 @@ export type RenderDraftOutcome =
       verdict: GateVerdict;
     };
 
-/**
- * What the draft changes: every path the branch changes against the default branch (what its pull
- * request's files are), so a draft and its pull request judge the same packages. A 404 (no common
- * history) leaves only the branch's own package.
- */
-async function draftChangedPaths(draft: DraftHead, deps: LifecycleDeps): Promise<string[]> {
-  if (!draft.defaultBranch || draft.defaultBranch === draft.head.name) return [];
-  try {
-    return await deps.port.compareFiles({
-      repo: draft.repo,
-      base: draft.defaultBranch,
-      head: draft.head.sha,
-    });
-  } catch (error) {
-    if (error instanceof GitHubError && error.status === 404) return [];
-    throw error;
-  }
-}
-
-/** Step 4: commit the output onto the head (CAS), or say why not. */
-async function storeOutput(
-  draft: DraftHead,
-  rendered: RenderedPackages,
-  deps: LifecycleDeps,
-): Promise<
-  | { kind: "kept"; note: string }
-  | { kind: "committed"; sha: string }
-  | { kind: "superseded"; message: string }
-> {
-  const { head, repo } = draft;
-  if (noChanges(rendered.changes)) return { kind: "kept", note: renderNotes.unchanged(head.sha) };
-  // Only the steps' results in the Kptfile's status.renderStatus differ (a re-render of rendered
-  // content reports "no value changed" where the first render said "1 value(s) changed"): no noise commit.
-  if (contentDrift(rendered.packages, rendered.changes).size === 0)
-    return { kind: "kept", note: renderNotes.onlyResults(head.sha) };
-  if (isRenderCommit(head.message)) {
-    deps.log.warn(`${head.name}@${head.sha}: render of a render commit differs; not committing (loop guard)`);
-    return { kind: "kept", note: renderNotes.loopGuard() };
-  }
-  const outcome = await deps.port.commitFiles({
-    repo,
-    branch: head.name,
-    expectedHead: head.sha,
-    message: renderCommitMessage({ packages: rendered.packages, sha: head.sha }),
-    changes: rendered.changes,
-  });
-  if (outcome.kind !== "committed") return { kind: "superseded", message: outcome.message };
-  // Its push is on the way: it needs no job (this one reports it).
-  await deps.queue.remember(claimKey(repo, outcome.sha), CLAIM_MEMO_MS);
-  return outcome;
-}
-
-/** A neutral check saying why a branch that looks like a Draft is not one (once per sha). */
-async function reportNotADraft(
-  draft: DraftHead,
-  reason: string,
-  deps: LifecycleDeps,
-  output = notADraftOutput(draft.head.name, reason),
-): Promise<void> {
-  const { repo, head } = draft;
-  const verdict = await existingVerdict(repo, head.sha, deps);
-  if (verdict.kind === "concluded" || verdict.kind === "held") return;
-  const check = new CheckRunTracker({ port: deps.port, repo, lease: deps.lease });
-  if (verdict.kind === "stale") check.adopt(verdict);
-  await check.conclude({
-    headSha: head.sha,
-    conclusion: "neutral",
-    output,
-  });
-  await deps.queue.remember(verdictKey(repo, head.sha), VERDICT_MEMO_MS);
-}
-
 /** Renders the draft head and reports it; see the module comment. Throws GitHubError when GitHub fails. */
 export async function renderDraftHead(draft: DraftHead, deps: LifecycleDeps): Promise<RenderDraftOutcome> {
   const { repo, head } = draft;
   const parsed = parseDraftBranch(head.name, { draftPrefix: deps.config.draftBranchPrefix });
-  if (!parsed) {
-    const lookalike = draftLookalike(head.name, { draftPrefix: deps.config.draftBranchPrefix });
-    if (head.name.startsWith(DELETION_PROPOSED_PREFIX))
-      await reportNotADraft(
-        draft,
-        "",
-        deps,
-        deletionProposedOutput(head.name.slice(DELETION_PROPOSED_PREFIX.length)),
-      );
-    else if (lookalike) await reportNotADraft(draft, lookalike, deps);
-    return {
-      kind: "ignored",
-      reason:
-        lookalike ?? `not a ${normalizePrefix(deps.config.draftBranchPrefix)}<package>/<workspace> branch`,
-    };
-  }
-
+  if (!parsed) return ignoreNotADraft(draft, deps);
   // 1. One verdict per sha.
   const check = new CheckRunTracker({ port: deps.port, repo, lease: deps.lease });
   if (!draft.force) {
@@ -173,104 +64,145 @@ export async function renderDraftHead(draft: DraftHead, deps: LifecycleDeps): Pr
     if (verdict.kind === "stale") check.adopt(verdict);
   }
   try {
-    // 2. What to render.
-    const tree = await deps.port.readTree({ repo, sha: head.sha });
-    const paths = judgedPackages({
-      tree,
-      changedPaths: await draftChangedPaths(draft, deps),
-      branchPackage: parsed.packagePath,
-      directories: deps.config.directories,
-    });
-    if (paths.length === 0) {
-      await check.conclude({
-        headSha: head.sha,
-        conclusion: "neutral",
-        output: noPackageOutput(deps.config.directories),
-      });
-      await deps.queue.remember(verdictKey(repo, head.sha), VERDICT_MEMO_MS);
-      return { kind: "no-package", checkSha: head.sha };
-    }
-    // 3. Render.
-    const rendered = await renderPackagesAtSha({
-      port: deps.port,
-      repo,
-      sha: head.sha,
-      tree,
-      packagePaths: paths,
-      engine: deps.engine,
-      pushOnFailure: deps.config.pushOnFailure,
-      kptfileStatus: deps.config.kptfileStatus,
-      limits: deps.limits,
-    });
-    // 4. Store.
-    const stored = await storeOutput(draft, rendered, deps);
-    if (stored.kind === "superseded") {
-      deps.log.info(`${head.name}@${head.sha}: the branch moved (${stored.message}); result dropped`);
-      await deps.queue.enqueue({
-        kind: "draft",
-        installationId: deps.installationId,
-        repo,
-        branch: head.name,
-      });
-      if (!check.completed) await concludeSuperseded(check, draft, rendered, deps);
-      return { kind: "superseded" };
-    }
-    // 5. The check, on the commit that now holds the content: ours holds exactly the render output
-    // (nothing left to change); the head is judged with what rendering would change.
-    const committedSha = stored.kind === "committed" ? stored.sha : undefined;
-    const notes = [
-      ...(draft.notes ?? []),
-      committedSha ? renderNotes.committed(committedSha, head.sha) : (stored as { note: string }).note,
-    ];
-    // Our commit is judged as a re-run of it would judge it: its content rendered again (in memory).
-    const judged = committedSha
-      ? await renderOutputAgain({
-          rendered,
-          engine: deps.engine,
-          repo,
-          pushOnFailure: deps.config.pushOnFailure,
-          kptfileStatus: deps.config.kptfileStatus,
-        })
-      : rendered;
-    const { report, verdict, annotations } = gateCheckReport({
-      packages: judged.packages,
-      changes: judged.changes,
-      enforceReadinessGates: deps.config.enforceReadinessGates,
-      notes,
-    });
-    const checkSha = committedSha ?? head.sha;
-    // A stale run adopted on the head is concluded on the head; our commit gets its own run.
-    const reporter =
-      committedSha && check.adoptedRun
-        ? new CheckRunTracker({ port: deps.port, repo, lease: deps.lease })
-        : check;
-    if (reporter !== check) await concludeSuperseded(check, draft, rendered, deps, notes);
-    const created = await reporter.publish({
-      headSha: checkSha,
-      report,
-      annotations,
-      renderedFrom: head.sha,
-    });
-    await deps.queue.remember(verdictKey(repo, checkSha), VERDICT_MEMO_MS);
-    // 6. Pull request follow-ups.
-    await followUpPullRequests({
-      pulls: created.pullRequests.filter((p) => p.baseRef === draft.defaultBranch && p.headSha === checkSha),
-      verdict,
-      deps,
-      repo,
-    });
-    return {
-      kind: "reported",
-      checkSha,
-      conclusion: report.conclusion,
-      packages: paths,
-      verdict,
-      ...(committedSha ? { committedSha } : {}),
-    };
+    return await renderAndReport({ draft, branchPackage: parsed.packagePath, check, deps });
   } catch (error) {
     await concludeOnFailure({ check, sha: head.sha, error, deps });
     throw error;
   }
+}
+
+/** Steps 2 to 6 under the check run `check` (concluded by the caller when they throw). */
+async function renderAndReport(options: {
+  draft: DraftHead;
+  branchPackage: string;
+  check: CheckRunTracker;
+  deps: LifecycleDeps;
+}): Promise<RenderDraftOutcome> {
+  const { draft, check, deps } = options;
+  const { repo, head } = draft;
+  // 2. What to render.
+  const tree = await deps.port.readTree({ repo, sha: head.sha });
+  const paths = judgedPackages({
+    tree,
+    changedPaths: await draftChangedPaths(draft, deps),
+    branchPackage: options.branchPackage,
+    directories: deps.config.directories,
+  });
+  if (paths.length === 0) {
+    await check.conclude({
+      headSha: head.sha,
+      conclusion: "neutral",
+      output: noPackageOutput(deps.config.directories),
+    });
+    await deps.queue.remember(verdictKey(repo, head.sha), VERDICT_MEMO_MS);
+    return { kind: "no-package", checkSha: head.sha };
+  }
+  // 3. Render.
+  const rendered = await renderPackagesAtSha({
+    port: deps.port,
+    repo,
+    sha: head.sha,
+    tree,
+    packagePaths: paths,
+    engine: deps.engine,
+    pushOnFailure: deps.config.pushOnFailure,
+    kptfileStatus: deps.config.kptfileStatus,
+    limits: deps.limits,
+  });
+  // 4. Store.
+  const stored = await storeOutput(draft, rendered, deps);
+  if (stored.kind === "superseded") {
+    deps.log.info(`${head.name}@${head.sha}: the branch moved (${stored.message}); result dropped`);
+    await deps.queue.enqueue({ kind: "draft", installationId: deps.installationId, repo, branch: head.name });
+    if (!check.completed) await concludeSuperseded(check, draft, rendered, deps);
+    return { kind: "superseded" };
+  }
+  // 5. The check, decided, then written.
+  const decided = await decideDraftCheck({ draft, rendered, stored, deps });
+  await writeDraftCheck({ draft, check, decided, rendered, deps });
+  return {
+    kind: "reported",
+    checkSha: decided.checkSha,
+    conclusion: decided.report.conclusion,
+    packages: paths,
+    verdict: decided.verdict,
+    ...(decided.committedSha ? { committedSha: decided.committedSha } : {}),
+  };
+}
+
+/** What the draft's check says, and on which commit. */
+interface DraftCheck extends ReturnType<typeof gateCheckReport> {
+  checkSha: string;
+  committedSha: string | undefined;
+  notes: string[];
+}
+
+/**
+ * Step 5's decision, on the commit that now holds the content: ours holds exactly the render output
+ * (judged as a re-run would judge it: its content rendered again, in memory); the head is judged with
+ * what rendering would change. Writes nothing.
+ */
+async function decideDraftCheck(options: {
+  draft: DraftHead;
+  rendered: RenderedPackages;
+  stored: { kind: "kept"; note: string } | { kind: "committed"; sha: string };
+  deps: LifecycleDeps;
+}): Promise<DraftCheck> {
+  const { draft, rendered, stored, deps } = options;
+  const committedSha = stored.kind === "committed" ? stored.sha : undefined;
+  const notes = [
+    ...(draft.notes ?? []),
+    stored.kind === "committed" ? renderNotes.committed(stored.sha, draft.head.sha) : stored.note,
+  ];
+  const judged = committedSha
+    ? await renderOutputAgain({
+        rendered,
+        engine: deps.engine,
+        repo: draft.repo,
+        pushOnFailure: deps.config.pushOnFailure,
+        kptfileStatus: deps.config.kptfileStatus,
+      })
+    : rendered;
+  const gate = gateCheckReport({
+    packages: judged.packages,
+    changes: judged.changes,
+    enforceReadinessGates: deps.config.enforceReadinessGates,
+    notes,
+  });
+  return { ...gate, checkSha: committedSha ?? draft.head.sha, committedSha, notes };
+}
+
+/** Step 5's and 6's writes: the check run (its own on our commit), the verdict memo, the pull request follow-ups. */
+async function writeDraftCheck(options: {
+  draft: DraftHead;
+  check: CheckRunTracker;
+  decided: DraftCheck;
+  rendered: RenderedPackages;
+  deps: LifecycleDeps;
+}): Promise<void> {
+  const { draft, check, decided, deps } = options;
+  const { repo } = draft;
+  // A stale run adopted on the head is concluded on the head; our commit gets its own run.
+  const reporter =
+    decided.committedSha && check.adoptedRun
+      ? new CheckRunTracker({ port: deps.port, repo, lease: deps.lease })
+      : check;
+  if (reporter !== check) await concludeSuperseded(check, draft, options.rendered, deps, decided.notes);
+  const created = await reporter.publish({
+    headSha: decided.checkSha,
+    report: decided.report,
+    annotations: decided.annotations,
+    renderedFrom: draft.head.sha,
+  });
+  await deps.queue.remember(verdictKey(repo, decided.checkSha), VERDICT_MEMO_MS);
+  await followUpPullRequests({
+    pulls: created.pullRequests.filter(
+      (p) => p.baseRef === draft.defaultBranch && p.headSha === decided.checkSha,
+    ),
+    verdict: decided.verdict,
+    deps,
+    repo,
+  });
 }
 
 /** Concludes a run adopted on a head whose render is not (or no longer) reported there: judged as it is. */
