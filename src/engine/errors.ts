@@ -52,3 +52,21 @@ function formatChain(op: string, pkg: string | undefined, cause: KptError | stri
 export function kptfileFieldError(options: { field: string; value: string; reason: string }): string {
   return `Kptfile is invalid:\nField: \`${options.field}\`\nValue: ${JSON.stringify(options.value)}\nReason: ${options.reason}\n`;
 }
+
+/** A plain (non-chain) cause of a package's failure, e.g. a pipeline validation message. */
+export class PlainCause extends Error {}
+
+/**
+ * Wraps a child failure (or a plain cause) into this package's `pkg.render` level.
+ * @throws the error itself when it is neither (a bug, not a package problem).
+ */
+export function wrapPackageError(display: string, err: unknown): KptError {
+  if (err instanceof PlainCause) return new KptError({ op: "pkg.render", pkg: display, cause: err.message });
+  if (err instanceof KptError) {
+    // A `pkg.render` error is already wrapped: this package's own, or a subpackage's, which kpt 1.0
+    // passes up as it is (`pkg.render: pkg ./db:\n\tpipeline.run: …`, not nested under `pkg .`).
+    if (err.op === "pkg.render") return err;
+    return new KptError({ op: "pkg.render", pkg: display, cause: err });
+  }
+  throw err;
+}

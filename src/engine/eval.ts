@@ -25,7 +25,7 @@ import { Hydration } from "./hydrate.js";
 import { composeFiles, outputResources } from "./output.js";
 import { enforcePathInvariants } from "./path-invariants.js";
 import { isSelected } from "./selectors.js";
-import { runStep } from "./step.js";
+import { runStep, type StepOutcome } from "./step.js";
 import type { PackageFiles, RenderEvent, StepReport } from "./types.js";
 
 const decoder = new TextDecoder();
@@ -91,31 +91,65 @@ export async function evaluateFunction(options: EvalOptions): Promise<EvalResult
     onEvent: options.onEvent,
     files: new Set(files?.keys() ?? []),
   });
-  let entries: Entry[];
-  if (files) {
-    try {
-      const tree = buildPackageTree({
-        paths: [...files.keys()],
-        rootName: options.packageName,
-        readText: text,
-      });
-      for (const node of allPackages(tree)) hydration.loadLocal(node, true);
-    } catch (err) {
-      if (err instanceof KrmignoreError) return { ok: false, resources: [], error: err.message };
-      if (!(err instanceof KptError)) throw err;
-      return { ok: false, resources: [], error: err.rootCause() };
-    }
-    entries = hydration.working;
-  } else {
-    entries = (options.resources ?? []).map((doc) => ({
+  const input = readInput(options, hydration, text);
+  if ("failure" in input) return input.failure;
+  const { outcome, report } = await runEvalStep(options, input.entries);
+  if (outcome.failure !== undefined) {
+    const error = outcome.failure === ALREADY_HANDLED ? undefined : outcome.failure;
+    return { ok: false, resources: [], step: report, error };
+  }
+  const output = outcome.entries;
+  if (!files) return { ok: true, resources: output.map((e) => e.doc), step: report };
+  const resources = outputResources(output);
+  const composed = composeFiles({
+    files,
+    entries: output,
+    parsed: hydration.parsed,
+    inputFiles: hydration.inputFiles,
+  });
+  return { ok: true, files: composed.files, resourcePaths: composed.resourcePaths, resources, step: report };
+}
+
+/**
+ * The function's input: every package of the tree read as one (into `hydration`), or the given
+ * resources as they are; a bad `.krmignore` or unreadable YAML is the result of a failed eval.
+ */
+function readInput(
+  options: EvalOptions,
+  hydration: Hydration,
+  text: (path: string) => string | undefined,
+): { entries: Entry[] } | { failure: EvalResult } {
+  const files = options.files;
+  if (!files) {
+    const entries = (options.resources ?? []).map((doc) => ({
       doc,
       pkg: "",
       origin: undefined,
       originFile: undefined,
       createdAnnotations: false,
     }));
+    return { entries };
   }
+  try {
+    const tree = buildPackageTree({
+      paths: [...files.keys()],
+      rootName: options.packageName,
+      readText: text,
+    });
+    for (const node of allPackages(tree)) hydration.loadLocal(node, true);
+  } catch (err) {
+    if (err instanceof KrmignoreError) return { failure: { ok: false, resources: [], error: err.message } };
+    if (!(err instanceof KptError)) throw err;
+    return { failure: { ok: false, resources: [], error: err.rootCause() } };
+  }
+  return { entries: hydration.working };
+}
 
+/** Runs the function as a one-step pipeline, with kpt's path invariants, and reports it. */
+async function runEvalStep(
+  options: EvalOptions,
+  entries: Entry[],
+): Promise<{ outcome: StepOutcome; report: StepReport }> {
   const step: PipelineStep = {
     kind: "mutator",
     index: 0,
@@ -150,7 +184,7 @@ export async function evaluateFunction(options: EvalOptions): Promise<EvalResult
       cwd: options.cwd,
     }),
     entries,
-    new Set(files?.keys() ?? []),
+    new Set(options.files?.keys() ?? []),
   );
   const report: StepReport = {
     ...pending,
@@ -160,20 +194,7 @@ export async function evaluateFunction(options: EvalOptions): Promise<EvalResult
     results: outcome.results,
   };
   options.onEvent?.({ type: "step-end", step: report });
-  if (outcome.failure !== undefined) {
-    const error = outcome.failure === ALREADY_HANDLED ? undefined : outcome.failure;
-    return { ok: false, resources: [], step: report, error };
-  }
-  const output = outcome.entries;
-  if (!files) return { ok: true, resources: output.map((e) => e.doc), step: report };
-  const resources = outputResources(output);
-  const composed = composeFiles({
-    files,
-    entries: output,
-    parsed: hydration.parsed,
-    inputFiles: hydration.inputFiles,
-  });
-  return { ok: true, files: composed.files, resourcePaths: composed.resourcePaths, resources, step: report };
+  return { outcome, report };
 }
 
 function countSelected(entries: readonly Entry[], step: PipelineStep): number {

@@ -85,66 +85,72 @@ export function validatePipeline(options: {
   displayDir: string;
 }): string | undefined {
   for (const step of pipelineSteps(options.kptfile)) {
-    const field = stepField(step);
-    const { fn } = step;
-    if (!fn.image && !fn.exec) {
-      return kptfileFieldError({
-        field: `${field}.image`,
-        value: "",
-        reason: "must specify a function (`image` or `exec`)",
-      });
-    }
-    const badRegexp = invalidFileRegexp(fn, field);
-    if (badRegexp) return badRegexp;
-    const given = [
-      fn.config ? "config" : "",
-      fn.configPath !== undefined ? "configPath" : "",
-      fn.configMap ? "configMap" : "",
-    ].filter(Boolean);
-    if (given.length > 1) {
-      return `only one of 'config', 'configMap', 'configPath' can be specified. Got ${JSON.stringify(given.join(", "))}`;
-    }
-    if (fn.configPath === undefined) continue;
-    const configPath = fn.configPath;
-    const cfgField = `${field}.configPath`;
-    if (configPath.startsWith("/"))
-      return kptfileFieldError({ field: cfgField, value: configPath, reason: "path must be relative" });
-    const cleaned = cleanPath(configPath);
-    if (cleaned === ".." || cleaned.startsWith("../")) {
-      return kptfileFieldError({
-        field: cfgField,
-        value: configPath,
-        reason: "path must not be outside the package",
-      });
-    }
-    const text = options.readFile(cleaned);
-    if (text === undefined) {
-      return kptfileFieldError({
-        field: cfgField,
-        value: configPath,
-        reason: `failed to open functionConfig from path ${JSON.stringify(configPath)}: open ${options.displayDir}/${configPath}: no such file or directory`,
-      });
-    }
-    const docs = parseAllDocuments(text);
-    const list = Array.isArray(docs) ? docs.filter((d) => d.contents !== null) : [];
-    if (list.some((d) => d.errors.length > 0)) {
-      return kptfileFieldError({
-        field: cfgField,
-        value: configPath,
-        reason: `failed to read functionConfig from path ${JSON.stringify(configPath)}: ${list.flatMap((d) => d.errors)[0].message.split("\n")[0]}`,
-      });
-    }
-    if (list.length > 1) {
-      return `functionConfig ${JSON.stringify(configPath)} must not contain more than one config, got ${list.length}`;
-    }
-    const name = list[0]?.getIn(["metadata", "name"]);
-    if (name === undefined || name === null || name === "") {
-      return kptfileFieldError({
-        field: cfgField,
-        value: configPath,
-        reason: "functionConfig resource must have `metadata.name`: resource must have `metadata.name`",
-      });
-    }
+    const invalid = invalidStep(step, options);
+    if (invalid) return invalid;
+  }
+  return undefined;
+}
+
+/** One step's static problems: no function, a bad file regexp, two config sources, a bad configPath. */
+function invalidStep(
+  step: PipelineStep,
+  options: { readFile: (relPath: string) => string | undefined; displayDir: string },
+): string | undefined {
+  const field = stepField(step);
+  const { fn } = step;
+  if (!fn.image && !fn.exec) {
+    return kptfileFieldError({
+      field: `${field}.image`,
+      value: "",
+      reason: "must specify a function (`image` or `exec`)",
+    });
+  }
+  const badRegexp = invalidFileRegexp(fn, field);
+  if (badRegexp) return badRegexp;
+  const given = [
+    fn.config ? "config" : "",
+    fn.configPath !== undefined ? "configPath" : "",
+    fn.configMap ? "configMap" : "",
+  ].filter(Boolean);
+  if (given.length > 1) {
+    return `only one of 'config', 'configMap', 'configPath' can be specified. Got ${JSON.stringify(given.join(", "))}`;
+  }
+  if (fn.configPath === undefined) return undefined;
+  return invalidConfigPath(fn.configPath, `${field}.configPath`, options);
+}
+
+/** A `configPath:` that is absolute, leaves the package, is missing, unreadable, or not one named config. */
+function invalidConfigPath(
+  configPath: string,
+  cfgField: string,
+  options: { readFile: (relPath: string) => string | undefined; displayDir: string },
+): string | undefined {
+  const fieldError = (reason: string) => kptfileFieldError({ field: cfgField, value: configPath, reason });
+  if (configPath.startsWith("/")) return fieldError("path must be relative");
+  const cleaned = cleanPath(configPath);
+  if (cleaned === ".." || cleaned.startsWith("../"))
+    return fieldError("path must not be outside the package");
+  const text = options.readFile(cleaned);
+  if (text === undefined) {
+    return fieldError(
+      `failed to open functionConfig from path ${JSON.stringify(configPath)}: open ${options.displayDir}/${configPath}: no such file or directory`,
+    );
+  }
+  const docs = parseAllDocuments(text);
+  const list = Array.isArray(docs) ? docs.filter((d) => d.contents !== null) : [];
+  if (list.some((d) => d.errors.length > 0)) {
+    return fieldError(
+      `failed to read functionConfig from path ${JSON.stringify(configPath)}: ${list.flatMap((d) => d.errors)[0].message.split("\n")[0]}`,
+    );
+  }
+  if (list.length > 1) {
+    return `functionConfig ${JSON.stringify(configPath)} must not contain more than one config, got ${list.length}`;
+  }
+  const name = list[0]?.getIn(["metadata", "name"]);
+  if (name === undefined || name === null || name === "") {
+    return fieldError(
+      "functionConfig resource must have `metadata.name`: resource must have `metadata.name`",
+    );
   }
   return undefined;
 }

@@ -66,31 +66,9 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     return bytes === undefined ? undefined : decoder.decode(bytes);
   };
   const displayDir = options.packageDir ?? options.packageName;
-  const rootText = text("Kptfile");
-  if (rootText === undefined) {
-    const err = new KptfileError({ file: "Kptfile", detail: "no such file or directory", kind: "missing" });
-    return failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir));
-  }
-  const rootInvalid = utf8Problem(options.files.get("Kptfile")!);
-  if (rootInvalid) {
-    const err = new KptfileError({ file: "Kptfile", detail: `MalformedYAMLError: yaml: ${rootInvalid}` });
-    return failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir));
-  }
-  let rootKptfile: Kptfile;
-  try {
-    rootKptfile = readKptfile("Kptfile", rootText).kptfile;
-  } catch (err) {
-    if (!(err instanceof KptfileError)) throw err;
-    return failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir));
-  }
-  // Messages that can be stored (the status) name the package by its name, never a machine path;
-  // only what the CLI prints uses the directory as given.
-  const invalid = validatePipeline({ kptfile: rootKptfile, readFile: text, displayDir: options.packageName });
-  if (invalid) {
-    const cli = validatePipeline({ kptfile: rootKptfile, readFile: text, displayDir }) ?? invalid;
-    return failureBeforeRender(`pkg.render: pkg .: ${invalid}`, cli);
-  }
-
+  const root = readRootKptfile(options, text, displayDir);
+  if ("failure" in root) return root.failure;
+  const rootKptfile = root.kptfile;
   const annotations = rootKptfile.metadata?.annotations ?? {};
   const policy: PushOnFailure =
     annotations[SAVE_ON_RENDER_FAILURE] === "true"
@@ -107,22 +85,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     if (!(err instanceof KrmignoreError)) throw err;
     return failureBeforeRender(`pkg.render: pkg .: ${err.message}`, `Error: ${err.message}`);
   }
-  const hydration = new Hydration({
-    text,
-    runtime: options.runtime,
-    cwd: options.cwd,
-    rootName: options.packageName,
-    displayDir,
-    onEvent: options.onEvent,
-    imagePrefix: options.imagePrefix,
-    // A failure stores the working set only when partially rendered; otherwise steps need no copies.
-    inPlace: policy !== "PartiallyRendered",
-    files: new Set(options.files.keys()),
-    utf8Problem: (path) => {
-      const bytes = options.files.get(path);
-      return bytes === undefined ? undefined : utf8Problem(bytes);
-    },
-  });
+  const hydration = newHydration({ options, text, displayDir, policy });
   hydration.kptfiles.set("", rootKptfile);
   let failure: KptError | undefined;
   try {
@@ -132,12 +95,84 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     if (!(err instanceof KptError)) throw err;
     failure = err;
   }
-
   // kpt attributes the resources it stores: after success, or after a failure whose partial
   // output is saved.
   if ((options.attribution ?? true) && (!failure || policy === "PartiallyRendered")) {
     for (const entry of hydration.working) attribute(entry.doc);
   }
+  return renderResult({ options, hydration, failure, policy, rootKptfile });
+}
+
+/**
+ * The root Kptfile, read and its pipeline validated, or the result of a render that failed before
+ * it began (missing, not UTF-8, not a Kptfile, an invalid pipeline).
+ */
+function readRootKptfile(
+  options: RenderOptions,
+  text: (path: string) => string | undefined,
+  displayDir: string,
+): { kptfile: Kptfile } | { failure: RenderResult } {
+  const rootText = text("Kptfile");
+  if (rootText === undefined) {
+    const err = new KptfileError({ file: "Kptfile", detail: "no such file or directory", kind: "missing" });
+    return { failure: failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir)) };
+  }
+  const rootInvalid = utf8Problem(options.files.get("Kptfile")!);
+  if (rootInvalid) {
+    const err = new KptfileError({ file: "Kptfile", detail: `MalformedYAMLError: yaml: ${rootInvalid}` });
+    return { failure: failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir)) };
+  }
+  let kptfile: Kptfile;
+  try {
+    kptfile = readKptfile("Kptfile", rootText).kptfile;
+  } catch (err) {
+    if (!(err instanceof KptfileError)) throw err;
+    return { failure: failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir)) };
+  }
+  // Messages that can be stored (the status) name the package by its name, never a machine path;
+  // only what the CLI prints uses the directory as given.
+  const invalid = validatePipeline({ kptfile, readFile: text, displayDir: options.packageName });
+  if (invalid) {
+    const cli = validatePipeline({ kptfile, readFile: text, displayDir }) ?? invalid;
+    return { failure: failureBeforeRender(`pkg.render: pkg .: ${invalid}`, cli) };
+  }
+  return { kptfile };
+}
+
+function newHydration(args: {
+  options: RenderOptions;
+  text: (path: string) => string | undefined;
+  displayDir: string;
+  policy: PushOnFailure;
+}): Hydration {
+  const { options } = args;
+  return new Hydration({
+    text: args.text,
+    runtime: options.runtime,
+    cwd: options.cwd,
+    rootName: options.packageName,
+    displayDir: args.displayDir,
+    onEvent: options.onEvent,
+    imagePrefix: options.imagePrefix,
+    // A failure stores the working set only when partially rendered; otherwise steps need no copies.
+    inPlace: args.policy !== "PartiallyRendered",
+    files: new Set(options.files.keys()),
+    utf8Problem: (path) => {
+      const bytes = options.files.get(path);
+      return bytes === undefined ? undefined : utf8Problem(bytes);
+    },
+  });
+}
+
+/** The render's result: the status, and the files stored as the outcome and the policy say. */
+function renderResult(args: {
+  options: RenderOptions;
+  hydration: Hydration;
+  failure: KptError | undefined;
+  policy: PushOnFailure;
+  rootKptfile: Kptfile;
+}): RenderResult {
+  const { options, hydration, failure, policy, rootKptfile } = args;
   const status = buildStatus(hydration, failure, options.kptfileStatus ?? "full");
   const writeStatus = options.writeStatus ?? true;
   const common = {
@@ -146,6 +181,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
     executedCount: hydration.executed,
     packageCount: hydration.packages,
   };
+  const withStatus = writeStatus ? { status, fallback: rootKptfile } : undefined;
   if (failure) {
     const base = { ...common, ok: false, error: failure.message, cliError: cliErrorOf(failure) };
     if (policy === "None") return { ...base, files: undefined };
@@ -159,20 +195,12 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
       keepUnchangedRootKptfile(options.files, files);
       return { ...base, files };
     }
-    const { files } = store(
-      hydration,
-      options.files,
-      writeStatus ? { status, fallback: rootKptfile } : undefined,
-    );
+    const { files } = store(hydration, options.files, withStatus);
     if (writeStatus) keepUnchangedRootKptfile(options.files, files);
     return { ...base, files };
   }
   const resources = options.withResources ? outputResources(hydration.working) : undefined;
-  const { files, resourcePaths } = store(
-    hydration,
-    options.files,
-    writeStatus ? { status, fallback: rootKptfile } : undefined,
-  );
+  const { files, resourcePaths } = store(hydration, options.files, withStatus);
   if (writeStatus) keepUnchangedRootKptfile(options.files, files);
   return { ...common, ok: true, files, resourcePaths, resources };
 }

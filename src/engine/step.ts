@@ -147,29 +147,9 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   const functionConfig = options.functionConfig && cloneDocument(options.functionConfig);
   const inPlace = options.inPlace === true && step.kind === "mutator";
   const shapes: DocumentShape[] | undefined = inPlace ? selected.map((e) => documentShape(e.doc)) : undefined;
-  const items = selected.map((entry, i) => {
-    const doc = inPlace ? entry.doc : cloneDocument(entry.doc);
-    setAnnotations(
-      doc,
-      options.packagePaths
-        ? [
-            [RESOURCE_ID, String(i)],
-            [PACKAGE_PATH, packagePathValue(entry.pkg)],
-          ]
-        : [[RESOURCE_ID, String(i)]],
-    );
-    return doc;
-  });
-  const outcome = await invoke(options, items, functionConfig);
+  const outcome = await invoke(options, inputItems(selected, inPlace, options.packagePaths), functionConfig);
   const durationMs = Date.now() - started;
-  const results = outcome.output?.results ?? [];
-  // kpt lists every result under `results` and repeats the error-severity ones under `errorResults`.
-  const errorResults = results.filter((r) => r.severity === "error");
-  if (outcome.executionError) status.executionError = outcome.executionError;
-  if (outcome.stderr) status.stderr = outcome.stderr;
-  status.exitCode = outcome.exitCode === 0 && outcome.executionError ? 1 : outcome.exitCode;
-  if (results.length > 0) status.results = results;
-  if (errorResults.length > 0) status.errorResults = errorResults;
+  const results = recordOutcome(status, outcome);
   const failed = status.exitCode !== 0 || outcome.executionError !== undefined || !outcome.output;
   const base = { status, results, resourceCount: selected.length, durationMs };
   if (failed) {
@@ -189,6 +169,36 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
     entries: filtering ? mergeWithInput(entries, selected, outputs) : outputs,
     failure: undefined,
   };
+}
+
+/** The function's input items: the selected resources (or clones) with `config.k8s.io/id` set. */
+function inputItems(selected: Entry[], inPlace: boolean, packagePaths: boolean | undefined): Document[] {
+  return selected.map((entry, i) => {
+    const doc = inPlace ? entry.doc : cloneDocument(entry.doc);
+    setAnnotations(
+      doc,
+      packagePaths
+        ? [
+            [RESOURCE_ID, String(i)],
+            [PACKAGE_PATH, packagePathValue(entry.pkg)],
+          ]
+        : [[RESOURCE_ID, String(i)]],
+    );
+    return doc;
+  });
+}
+
+/** Records the runtime's outcome in the step status (kpt's fields); returns the function's results. */
+function recordOutcome(status: StepStatus, outcome: FunctionRunOutcome): FunctionResult[] {
+  const results = outcome.output?.results ?? [];
+  // kpt lists every result under `results` and repeats the error-severity ones under `errorResults`.
+  const errorResults = results.filter((r) => r.severity === "error");
+  if (outcome.executionError) status.executionError = outcome.executionError;
+  if (outcome.stderr) status.stderr = outcome.stderr;
+  status.exitCode = outcome.exitCode === 0 && outcome.executionError ? 1 : outcome.exitCode;
+  if (results.length > 0) status.results = results;
+  if (errorResults.length > 0) status.errorResults = errorResults;
+  return results;
 }
 
 /**
