@@ -10,8 +10,9 @@ import type { KptfileStatus } from "../engine/types.js";
 import { readKptfile } from "../kptfile/read.js";
 import type { KptFunction, Kptfile } from "../kptfile/schema.js";
 import { goMarshal, kptfileObject, statusObject } from "../kptfile/write.js";
+import type { YNode } from "./merge3/nodes.js";
 import { NO_SCHEMAS } from "./merge3/schema.js";
-import { merge3, type YNode } from "./merge3/walk.js";
+import { merge3 } from "./merge3/walk.js";
 
 /** A Kptfile as read: the typed fields and its `status` as written (numbers and booleans kept). */
 export interface KptfileData {

@@ -7,7 +7,7 @@
  */
 import { type Document, isMap, isPair, isScalar, type Pair, type Scalar } from "yaml";
 import { setAnnotations } from "../krm/annotations.js";
-import { scalarText } from "./merge3/walk.js";
+import { scalarText } from "./merge3/nodes.js";
 
 /** The prefix of kpt's merge comment. */
 export const MERGE_COMMENT_PREFIX = "kpt-merge:";

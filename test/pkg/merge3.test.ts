@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { type Document, parseDocument } from "yaml";
 import { serializeChanged } from "../../src/krm/yaml-io.js";
 import { defaultMergeSchemas } from "../../src/pkg/merge3/default-schemas.js";
+import type { MergeOverride, YNode } from "../../src/pkg/merge3/nodes.js";
 import { NO_SCHEMAS } from "../../src/pkg/merge3/schema.js";
-import { type MergeOverride, merge3, type YNode } from "../../src/pkg/merge3/walk.js";
+import { merge3 } from "../../src/pkg/merge3/walk.js";
 import { normalizeComments } from "../../src/pkg/resource-io.js";
 
 function merge(local: string, original: string, updated: string, infer = false) {

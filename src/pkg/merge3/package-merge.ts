@@ -35,8 +35,9 @@ import {
   readResources,
   writeResources,
 } from "../resource-io.js";
+import { MergeError, type MergeOverride, printed, type YNode } from "./nodes.js";
 import type { MergeSchemas } from "./schema.js";
-import { MergeError, type MergeOverride, merge3, printed, type YNode } from "./walk.js";
+import { merge3 } from "./walk.js";
 
 /** A local edit the merge overrode, located in the package. */
 export interface ResourceOverride extends MergeOverride {
