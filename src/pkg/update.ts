@@ -13,34 +13,18 @@
  * 3. add kpt's merge comments to every resource.
  */
 import path from "node:path/posix";
-import {
-  dirExists,
-  type FileTree,
-  isKrmFile,
-  isPackageDir,
-  joinRel,
-  KPTFILE,
-  ownFiles,
-  removeAll,
-  rootFirst,
-  subpackages,
-  subtree,
-} from "./files.js";
-import {
-  defaultKptfile,
-  type KptfileData,
-  lockFor,
-  marshalKptfile,
-  mergeKptfile,
-  parseKptfile,
-} from "./kptfile.js";
-import {
-  mergePackageResources,
-  type ResourceOutcome,
-  type ResourceOverride,
-} from "./merge3/package-merge.js";
+import { type FileTree, isPackageDir, joinRel, removeAll, rootFirst, subpackages, subtree } from "./files.js";
+import { lockFor, mergeKptfile } from "./kptfile.js";
+import type { ResourceOutcome, ResourceOverride } from "./merge3/package-merge.js";
 import type { MergeSchemas } from "./merge3/schema.js";
 import { addMergeComments, pkgDiff } from "./normalize.js";
+import { copyMerge } from "./update/copy-merge.js";
+import { fastForward } from "./update/fast-forward.js";
+import { forceDeleteReplace } from "./update/force-delete-replace.js";
+import { resourceMerge } from "./update/resource-merge.js";
+import { type StrategyContext, UpdateError, UpdateTree } from "./update/update-tree.js";
+
+export { UpdateError };
 
 /** Where a package revision lives upstream (a Kptfile's `upstream.git`). */
 export interface UpstreamSpec {
@@ -63,16 +47,6 @@ export interface FetchedPackage {
 /** Fetches upstream revisions (the git binary for the CLI, GitHub's API for the app). */
 export interface UpstreamFetcher {
   fetch(spec: UpstreamSpec): Promise<FetchedPackage>;
-}
-
-/** A failed update; `files` is the package as kpt leaves it on disk at that point. */
-export class UpdateError extends Error {
-  readonly files: FileTree;
-  constructor(message: string, files: FileTree) {
-    super(message);
-    this.name = "UpdateError";
-    this.files = files;
-  }
 }
 
 /** Input of {@link updatePackage}. */
@@ -102,35 +76,18 @@ export interface UpdateResult {
   outcomes: ResourceOutcome[];
 }
 
-const KNOWN_STRATEGIES = new Set(["resource-merge", "fast-forward", "force-delete-replace", "copy-merge"]);
+/** kpt's update strategies (`pkg/lib/update/`), by name. */
+const STRATEGIES: Record<string, (u: UpdateTree, ctx: StrategyContext) => void> = {
+  "resource-merge": resourceMerge,
+  "fast-forward": fastForward,
+  "force-delete-replace": forceDeleteReplace,
+  "copy-merge": copyMerge,
+};
 
-class Updater {
-  tree: FileTree;
-  overrides: ResourceOverride[] = [];
-  outcomes: ResourceOutcome[] = [];
-  constructor(
-    files: FileTree,
-    private readonly opts: UpdateOptions,
-  ) {
-    this.tree = new Map(files);
+class Updater extends UpdateTree {
+  constructor(private readonly opts: UpdateOptions) {
+    super(opts.files, opts.name, opts.schemas);
   }
-
-  fail(message: string): never {
-    throw new UpdateError(message, this.tree);
-  }
-
-  readKf(tree: FileTree, dir: string): KptfileData | undefined {
-    const file = joinRel(dir, KPTFILE);
-    const content = tree.get(file);
-    return content ? parseKptfile(file, content) : undefined;
-  }
-
-  writeKf(dir: string, data: KptfileData): void {
-    this.tree.set(joinRel(dir, KPTFILE), Buffer.from(marshalKptfile(data), "utf8"));
-  }
-
-  hasUpstream = (content: Buffer, dir: string): boolean =>
-    parseKptfile(joinRel(dir, KPTFILE), content).kptfile.upstream !== undefined;
 
   async run(): Promise<UpdateResult> {
     const root = this.readKf(this.tree, "");
@@ -288,260 +245,12 @@ class Updater {
     if (originUnfetched) this.fail("no origin available for package");
     const strategy = this.readKf(this.tree, localDir)?.kptfile.upstream?.updateStrategy ?? "";
     const requested = this.opts.strategy ?? "resource-merge";
-    if (!KNOWN_STRATEGIES.has(strategy)) this.fail(`unrecognized update strategy ${requested}`);
+    if (!Object.hasOwn(STRATEGIES, strategy)) this.fail(`unrecognized update strategy ${requested}`);
     this.opts.log?.(
       `Updating package ${JSON.stringify(path.basename(localDir || this.opts.name))} with strategy ${JSON.stringify(strategy)}.`,
     );
-    const ctx: StrategyContext = { localDir, updated, origin, isRoot };
-    switch (strategy) {
-      case "fast-forward":
-        this.fastForward(ctx);
-        break;
-      case "force-delete-replace":
-        this.replace(ctx);
-        break;
-      case "copy-merge":
-        this.copyMerge(ctx);
-        break;
-      default:
-        this.resourceMerge(ctx);
-    }
+    STRATEGIES[strategy](this, { localDir, updated, origin, isRoot });
   }
-
-  // ------------------------------------------------------------------------------------------
-  // Strategies
-
-  resourceMerge(ctx: StrategyContext): void {
-    const { localDir, updated, origin, isRoot } = ctx;
-    if (!isRoot) {
-      const l = this.readKf(this.tree, localDir)?.kptfile.upstream?.git;
-      const o = this.readKf(origin, "")?.kptfile.upstream?.git;
-      if (JSON.stringify(l) !== JSON.stringify(o)) return;
-    }
-    const found = new Set<string>();
-    for (const t of [subtree(this.tree, localDir), updated, origin]) {
-      for (const d of subpackages(t, "local", true, this.hasUpstream)) found.add(d);
-    }
-    for (const rel of [".", ...[...found].sort(rootFirst)]) {
-      const r = rel === "." ? "" : rel;
-      this.resourceMergeOne(
-        joinRel(localDir, r),
-        subtree(updated, r),
-        subtree(origin, r),
-        r,
-        rel === "." && isRoot,
-      );
-    }
-  }
-
-  resourceMergeOne(
-    localDir: string,
-    updated: FileTree,
-    origin: FileTree,
-    rel: string,
-    isRoot: boolean,
-  ): void {
-    const localExists = dirExists(this.tree, localDir);
-    const updatedExists = updated.size > 0 || rel === "";
-    const originExists = origin.size > 0 || rel === "";
-    if (!originExists && localExists && updatedExists) {
-      this.fail(`subpackage ${JSON.stringify(rel)} added in both upstream and local`);
-    }
-    if (!originExists && !localExists && updatedExists) {
-      this.copyPackage(updated, "", localDir, !isRoot);
-      return;
-    }
-    if (originExists && localExists && !updatedExists) {
-      if (pkgDiff(origin, "", this.tree, localDir).size === 0) removeAll(this.tree, localDir);
-      return;
-    }
-    if (!(originExists && localExists && updatedExists)) return;
-    // Kptfile, then resources, then other files.
-    const local = subtree(this.tree, localDir);
-    const kf = mergeKptfile(
-      this.readKf(local, ""),
-      this.readKf(updated, ""),
-      this.readKf(origin, ""),
-      !isRoot,
-    );
-    this.writeKf(localDir, kf);
-    const before = subtree(this.tree, localDir);
-    const overrides: ResourceOverride[] = [];
-    const outcomes: ResourceOutcome[] = [];
-    const merged = mergePackageResources({
-      local: before,
-      origin,
-      updated,
-      schemas: this.opts.schemas,
-      overrides,
-      outcomes,
-    });
-    for (const o of overrides) this.overrides.push({ ...o, file: joinRel(localDir, o.file) });
-    for (const o of outcomes) this.outcomes.push({ ...o, file: joinRel(localDir, o.file) });
-    this.replaceSubtree(localDir, before, merged);
-    this.replaceNonKrmFiles(updated, origin, localDir);
-  }
-
-  /** kpt's `ReplaceNonKRMFiles`: other files follow upstream unless changed or added locally. */
-  replaceNonKrmFiles(updated: FileTree, origin: FileTree, localDir: string): void {
-    const nonKrm = (t: FileTree) => new Set(ownFiles(t).filter((f) => !isKrmFile(f) && !f.includes(".git")));
-    const local = subtree(this.tree, localDir);
-    const updatedFiles = nonKrm(updated);
-    const originFiles = nonKrm(origin);
-    const localFiles = nonKrm(local);
-    const modified = new Set<string>();
-    for (const file of localFiles) {
-      const o = origin.get(file);
-      if (!originFiles.has(file) || !o?.equals(local.get(file)!)) {
-        modified.add(file);
-        continue;
-      }
-      if (!updatedFiles.has(file)) this.tree.delete(joinRel(localDir, file));
-    }
-    for (const file of updatedFiles) {
-      if (modified.has(file)) continue;
-      this.tree.set(joinRel(localDir, file), updated.get(file)!);
-    }
-  }
-
-  fastForward(ctx: StrategyContext): void {
-    const { localDir, origin } = ctx;
-    const found = new Set<string>();
-    for (const t of [subtree(this.tree, localDir), origin]) {
-      for (const d of subpackages(t, "local", true, this.hasUpstream)) found.add(d);
-    }
-    const diffs = new Set<string>();
-    for (const rel of [".", ...[...found].sort(rootFirst)]) {
-      const r = rel === "." ? "" : rel;
-      const l = joinRel(localDir, r);
-      const localExists = dirExists(this.tree, l);
-      const originExists = r === "" ? true : dirExists(origin, r);
-      if (!localExists || !originExists) {
-        diffs.add("%s (Package)");
-        diffs.add(rel);
-        continue;
-      }
-      const d = pkgDiff(this.tree, l, origin, r);
-      if (d.has(KPTFILE) && r === "" && !this.kptfileChanged(l, origin)) d.delete(KPTFILE);
-      for (const f of d) diffs.add(f);
-    }
-    if (diffs.size > 0) {
-      const list = [...diffs].sort();
-      this.fail(
-        `local package files have been modified: [${list.join(" ")}].\n  use a different update --strategy.`,
-      );
-    }
-    this.replace(ctx);
-    const kf = this.readKf(this.tree, localDir);
-    if (kf) {
-      kf.status = withoutRenderStatus(kf.status);
-      this.writeKf(localDir, kf);
-    }
-  }
-
-  /** kpt 1.0's `hasKfDiff`: the root Kptfile changed beyond upstream, upstreamLock and render status. */
-  kptfileChanged(localDir: string, origin: FileTree): boolean {
-    const local = this.readKf(this.tree, localDir)!;
-    const strip = (d: KptfileData, name?: string) =>
-      JSON.stringify({
-        ...d.kptfile,
-        metadata: { ...d.kptfile.metadata, ...(name === undefined ? {} : { name }) },
-        upstream: undefined,
-        upstreamLock: undefined,
-        status: withoutRenderStatus(d.status),
-      });
-    const o = this.readKf(origin, "");
-    if (!o) return strip(local) !== strip(defaultKptfile(path.basename(localDir || this.opts.name)));
-    return strip(local) !== strip(o, local.kptfile.metadata?.name);
-  }
-
-  replace(ctx: StrategyContext): void {
-    const { localDir, updated, isRoot } = ctx;
-    const found = new Set<string>();
-    for (const t of [subtree(this.tree, localDir), updated]) {
-      for (const d of subpackages(t, "local", true, this.hasUpstream)) found.add(d);
-    }
-    for (const rel of [".", ...[...found].sort(rootFirst)]) {
-      const r = rel === "." ? "" : rel;
-      const rootPkg = rel === "." && isRoot;
-      const l = joinRel(localDir, r);
-      this.removePackageContent(l, !rootPkg);
-      if (!dirExists(updated, r)) removeAll(this.tree, l);
-      else this.copyPackage(updated, r, l, !rootPkg);
-    }
-  }
-
-  copyMerge(ctx: StrategyContext): void {
-    const { localDir, updated, origin, isRoot } = ctx;
-    const kf = mergeKptfile(
-      this.readKf(this.tree, localDir),
-      this.readKf(updated, ""),
-      this.readKf(origin, ""),
-      true,
-    );
-    this.writeKf(localDir, kf);
-    for (const [file, content] of updated) {
-      if (file.split("/").includes(".git")) continue;
-      const target = joinRel(localDir, file);
-      if (file === KPTFILE && this.tree.has(target)) continue;
-      if (file === KPTFILE && !isRoot) continue;
-      this.tree.set(target, content);
-    }
-    for (const file of [...subtree(this.tree, localDir).keys()]) {
-      if (file === KPTFILE) continue;
-      if (!updated.has(file) && origin.has(file)) this.tree.delete(joinRel(localDir, file));
-    }
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Copying
-
-  /** kpt's `CopyPackage` (matcher None): the package's own files; the root Kptfile only when asked. */
-  copyPackage(src: FileTree, srcDir: string, dst: string, copyRootKptfile: boolean): void {
-    const below = subtree(src, srcDir);
-    for (const file of ownFiles(below)) {
-      if (file === KPTFILE) {
-        if (this.tree.has(joinRel(dst, KPTFILE))) continue;
-        if (!copyRootKptfile) continue;
-      }
-      this.tree.set(joinRel(dst, file), below.get(file)!);
-    }
-  }
-
-  /** kpt's `RemovePackageContent`: the package's own files (not subpackages), optionally its Kptfile. */
-  removePackageContent(dir: string, removeRootKptfile: boolean): void {
-    const below = subtree(this.tree, dir);
-    for (const file of ownFiles(below)) {
-      if (file === KPTFILE && !removeRootKptfile) continue;
-      this.tree.delete(joinRel(dir, file));
-    }
-  }
-
-  replaceSubtree(dir: string, before: FileTree, after: FileTree): void {
-    for (const file of before.keys()) if (!after.has(file)) this.tree.delete(joinRel(dir, file));
-    for (const [file, content] of after) this.tree.set(joinRel(dir, file), content);
-  }
-}
-
-interface StrategyContext {
-  localDir: string;
-  updated: FileTree;
-  origin: FileTree;
-  isRoot: boolean;
-}
-
-function withoutRenderStatus(status: unknown): unknown {
-  if (!status || typeof status !== "object") return status;
-  const s = { ...(status as Record<string, unknown>) };
-  delete s.renderStatus;
-  if (Array.isArray(s.conditions)) {
-    const kept = s.conditions.filter(
-      (c) => !(c && typeof c === "object" && (c as { type?: unknown }).type === "Rendered"),
-    );
-    if (kept.length > 0) s.conditions = kept;
-    else delete s.conditions;
-  }
-  return Object.keys(s).length > 0 ? s : undefined;
 }
 
 /**
@@ -552,7 +261,7 @@ function withoutRenderStatus(status: unknown): unknown {
  * `YamlSyntaxError`).
  */
 export async function updatePackage(options: UpdateOptions): Promise<UpdateResult> {
-  const updater = new Updater(options.files, options);
+  const updater = new Updater(options);
   try {
     return await updater.run();
   } catch (err) {
