@@ -5,8 +5,8 @@
  */
 import { parse as parseYaml } from "yaml";
 import { RegoCompileError, RegoEvalError } from "./errors.js";
-import type { QueryResult } from "./eval/evaluator.js";
 import { compileModules } from "./index.js";
+import type { QueryResult } from "./types.js";
 import { equal, fromJS, RObject, RSet, toRegoString, type Value } from "./values.js";
 
 /** The outcome of one case. */

@@ -197,7 +197,7 @@ def("time.diff", 2, (a) => {
 });
 
 function parseFrac(s: string): number {
-  return Number((s + "000000000").slice(0, 9));
+  return Number(`${s}000000000`.slice(0, 9));
 }
 
 /** Parses RFC 3339 (with optional fractional seconds) into ns. */

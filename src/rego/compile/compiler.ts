@@ -7,49 +7,19 @@
 
 import { BUILTINS } from "../builtins/index.js";
 import { type Pos, RegoCompileError } from "../errors.js";
-import { Evaluator, type QueryResult, type WithTarget } from "../eval/evaluator.js";
+import { Evaluator } from "../eval/evaluator.js";
+import type { Expr, Literal, Module, Rule, Term } from "../syntax/ast.js";
+import { parseModule, parseQuery } from "../syntax/parser.js";
 import type {
   CompiledPolicy,
   CompileOptions,
   EvaluateOptions,
   EvaluateResult,
+  QueryResult,
   RegoModule,
-} from "../index.js";
-import type { Expr, Literal, Module, Rule, Term } from "../syntax/ast.js";
-import { parseModule, parseQuery } from "../syntax/parser.js";
+} from "../types.js";
 import { fromJS, toJS } from "../values.js";
-
-/** A rule placed in the tree. */
-export interface CRule {
-  rule: Rule;
-  module: Module;
-  /** Dynamic head segments after the node's path (object rules; set rules' leading path). */
-  suffix: Term[];
-  id: number;
-}
-
-/** A node of the rule tree: `data.a.b` is root → a → b. */
-export class RuleNode {
-  readonly children = new Map<string, RuleNode>();
-  readonly rules: CRule[] = [];
-  readonly funcs: CRule[] = [];
-  defaults: CRule[] = [];
-  kind: "complete" | "set" | "object" | "func" | undefined;
-  constructor(
-    readonly path: string[],
-    readonly id: number,
-  ) {}
-  /** Whether this node or a descendant has rules. */
-  get hasRules(): boolean {
-    return this.rules.length > 0 || this.funcs.length > 0 || this.defaults.length > 0;
-  }
-}
-
-/** A call's target. */
-export type CallTarget =
-  | { kind: "rule"; node: RuleNode; name: string }
-  | { kind: "builtin"; name: string }
-  | { kind: "unknown"; name: string };
+import { type CallTarget, type CRule, RuleNode, type WithTarget } from "./rule-tree.js";
 
 let nodeIds = 0;
 

@@ -6,9 +6,10 @@
  * are undone on backtracking. Rule values are computed once per evaluation (and per `with` scope).
  */
 import { BUILTINS, type BuiltinCtx, walkPairs } from "../builtins/index.js";
-import type { CallTarget, CRule, RuleNode } from "../compile/compiler.js";
+import type { CallTarget, CRule, RuleNode, WithTarget } from "../compile/rule-tree.js";
 import { BuiltinError, type Pos, RegoBudgetError, RegoEvalError } from "../errors.js";
 import type { Expr, Literal, Term, With } from "../syntax/ast.js";
+import type { QueryResult } from "../types.js";
 import {
   compare,
   equal,
@@ -23,12 +24,6 @@ import {
   type Value,
 } from "../values.js";
 import { type Budget, Meter } from "./budget.js";
-
-/** One result of a query: each expression's value and the query's named variables. */
-export interface QueryResult {
-  expressions: Value[];
-  bindings: Record<string, Value>;
-}
 
 type K = () => boolean;
 type KV = (v: Value) => boolean;
@@ -818,7 +813,7 @@ export class Evaluator {
       arity = b.arity < 0 ? t.args.length : b.arity;
     } else {
       const f = target.node.funcs[0] ?? target.node.defaults[0];
-      if (!f || !f.rule.args) {
+      if (!f?.rule.args) {
         if (target.node.kind !== undefined && target.node.kind !== "func") {
           throw new RegoEvalError(
             `${target.name} is not a function (could not find function ${target.name})`,
@@ -972,12 +967,6 @@ export class Evaluator {
     return this.callBuiltin(name, [a, b], pos);
   }
 }
-
-/** What a `with` modifier replaces (resolved by the compiler). */
-export type WithTarget =
-  | { kind: "input"; path: string[] }
-  | { kind: "data"; path: string[] }
-  | { kind: "fn"; key: string; replacement: CallTarget | undefined };
 
 /** Whether a term is a constant (its value needs no bindings): complete rules with one stop at a first solution. */
 function isGround(t: Term): boolean {
