@@ -4,7 +4,7 @@
  */
 
 import type { StepReport } from "../engine/types.js";
-import { goMarshal } from "../kptfile/write.js";
+import { goMarshal } from "../kptfile/go-marshal.js";
 import type { FunctionResult } from "../krm/resource-list.js";
 
 function resultObject(r: FunctionResult): Record<string, unknown> {

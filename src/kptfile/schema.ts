@@ -9,8 +9,8 @@
  */
 import type { z as Zod } from "zod";
 
-/** The Kptfile schemas, built with `z` (the zod module's `z`). */
-export function defineKptfileSchemas(z: typeof Zod) {
+/** kpt's `Selector` and `Function` (one pipeline step), built with `z`. */
+function functionSchemas(z: typeof Zod) {
   const stringMap = z.record(z.string(), z.string());
 
   /** kpt's `Selector`: every set field must match (labels/annotations: all given pairs). */
@@ -42,14 +42,55 @@ export function defineKptfileSchemas(z: typeof Zod) {
     /** Earlier spelling of `when` in kpt's development history (accepted, written back as given). */
     condition: z.string().optional(),
   });
+  return { selectorSchema, functionSchema };
+}
 
+/** kpt's `Upstream` and `Locator` (`upstream`, `upstreamLock`), built with `z`. */
+function upstreamSchemas(z: typeof Zod) {
   const gitSchema = z.strictObject({
     repo: z.string().optional(),
     directory: z.string().optional(),
     ref: z.string().optional(),
   });
-
   const gitLockSchema = gitSchema.extend({ commit: z.string().optional() });
+  const upstreamSchema = z.strictObject({
+    type: z.string().optional(),
+    git: gitSchema.optional(),
+    updateStrategy: z.string().optional(),
+  });
+  const upstreamLockSchema = z.strictObject({
+    type: z.string().optional(),
+    git: gitLockSchema.optional(),
+    generic: z
+      .strictObject({
+        storeID: z.string().optional(),
+        resourceID: z.string().optional(),
+        resourceVersion: z.string().optional(),
+      })
+      .optional(),
+  });
+  return { upstreamSchema, upstreamLockSchema };
+}
+
+/** kpt's `PackageInfo` (`info`), built with `z`. */
+function packageInfoSchema(z: typeof Zod) {
+  return z.strictObject({
+    site: z.string().optional(),
+    emails: z.array(z.string()).optional(),
+    license: z.string().optional(),
+    licenseFile: z.string().optional(),
+    description: z.string().optional(),
+    keywords: z.array(z.string()).optional(),
+    man: z.string().optional(),
+    readinessGates: z.array(z.strictObject({ conditionType: z.string() })).optional(),
+  });
+}
+
+/** The Kptfile schemas, built with `z` (the zod module's `z`). */
+export function defineKptfileSchemas(z: typeof Zod) {
+  const stringMap = z.record(z.string(), z.string());
+  const { selectorSchema, functionSchema } = functionSchemas(z);
+  const { upstreamSchema, upstreamLockSchema } = upstreamSchemas(z);
 
   /** The whole Kptfile (status is kept as read; the engine replaces it). */
   const kptfileSchema = z.strictObject({
@@ -63,38 +104,9 @@ export function defineKptfileSchemas(z: typeof Zod) {
         annotations: stringMap.optional(),
       })
       .optional(),
-    upstream: z
-      .strictObject({
-        type: z.string().optional(),
-        git: gitSchema.optional(),
-        updateStrategy: z.string().optional(),
-      })
-      .optional(),
-    upstreamLock: z
-      .strictObject({
-        type: z.string().optional(),
-        git: gitLockSchema.optional(),
-        generic: z
-          .strictObject({
-            storeID: z.string().optional(),
-            resourceID: z.string().optional(),
-            resourceVersion: z.string().optional(),
-          })
-          .optional(),
-      })
-      .optional(),
-    info: z
-      .strictObject({
-        site: z.string().optional(),
-        emails: z.array(z.string()).optional(),
-        license: z.string().optional(),
-        licenseFile: z.string().optional(),
-        description: z.string().optional(),
-        keywords: z.array(z.string()).optional(),
-        man: z.string().optional(),
-        readinessGates: z.array(z.strictObject({ conditionType: z.string() })).optional(),
-      })
-      .optional(),
+    upstream: upstreamSchema.optional(),
+    upstreamLock: upstreamLockSchema.optional(),
+    info: packageInfoSchema(z).optional(),
     pipeline: z
       .strictObject({
         mutators: z.array(functionSchema).optional(),

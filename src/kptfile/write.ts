@@ -3,9 +3,8 @@
  * typed struct (Go yaml.v3 marshalling): kpt's field order, map keys sorted, empty fields omitted,
  * Go's quoting rules, sequences indented under their key (kyaml "wide" style), comments dropped.
  */
-import { Document, isScalar, visit } from "yaml";
-import { goStringStyle } from "../krm/go-yaml-style.js";
 import type { FunctionResult } from "../krm/resource-list.js";
+import { goMarshal } from "./go-marshal.js";
 import type { KptFunction, Kptfile, Selector } from "./schema.js";
 import type { KptfileStatus, StepStatus } from "./status.js";
 
@@ -139,6 +138,10 @@ export function statusObject(status: KptfileStatus): Ordered {
 }
 
 /** The whole Kptfile in kpt's struct order. */
+/**
+ * The Kptfile as kpt's struct marshals it: kpt's field order, map keys sorted, empty fields left out;
+ * `status` replaced by the given one (none: left out).
+ */
 export function kptfileObject(k: Kptfile, status: KptfileStatus | undefined): Ordered {
   const meta = k.metadata
     ? ordered([
@@ -154,42 +157,6 @@ export function kptfileObject(k: Kptfile, status: KptfileStatus | undefined): Or
         ["validators", k.pipeline.validators?.map(fn)],
       ])
     : undefined;
-  const info = k.info
-    ? ordered([
-        ["site", k.info.site],
-        ["emails", k.info.emails],
-        ["license", k.info.license],
-        ["licenseFile", k.info.licenseFile],
-        ["description", k.info.description],
-        ["keywords", k.info.keywords],
-        ["man", k.info.man],
-        ["readinessGates", k.info.readinessGates?.map((g) => ({ conditionType: g.conditionType }))],
-      ])
-    : undefined;
-  const upstream = k.upstream
-    ? ordered([
-        ["type", k.upstream.type],
-        ["git", k.upstream.git ? ordered(Object.entries(k.upstream.git)) : undefined],
-        ["updateStrategy", k.upstream.updateStrategy],
-      ])
-    : undefined;
-  const lock = k.upstreamLock
-    ? ordered([
-        ["type", k.upstreamLock.type],
-        [
-          "git",
-          k.upstreamLock.git
-            ? ordered([
-                ["repo", k.upstreamLock.git.repo],
-                ["directory", k.upstreamLock.git.directory],
-                ["ref", k.upstreamLock.git.ref],
-                ["commit", k.upstreamLock.git.commit],
-              ])
-            : undefined,
-        ],
-        ["generic", k.upstreamLock.generic ? ordered(Object.entries(k.upstreamLock.generic)) : undefined],
-      ])
-    : undefined;
   const inventory = k.inventory
     ? ordered([
         ["namespace", k.inventory.namespace],
@@ -203,162 +170,53 @@ export function kptfileObject(k: Kptfile, status: KptfileStatus | undefined): Or
     ["apiVersion", k.apiVersion],
     ["kind", k.kind],
     ["metadata", meta && !isEmpty(meta) ? meta : undefined],
-    ["upstream", upstream],
-    ["upstreamLock", lock],
-    ["info", info],
+    ["upstream", upstreamObject(k.upstream)],
+    ["upstreamLock", upstreamLockObject(k.upstreamLock)],
+    ["info", infoObject(k.info)],
     ["pipeline", pipeline],
     ["inventory", inventory],
     ["status", status ? statusObject(status) : undefined],
   ]);
 }
 
-/**
- * Serializes plain ordered data like Go's yaml.v3 marshaller with kyaml's wide sequence indent.
- * Written directly (a status can hold tens of thousands of results): each top-level field whose
- * data holds only single-line strings, numbers, booleans, nulls, arrays and plain objects is laid
- * out here with scalar and key texts taken from `marshalWithDocument` (the reference, through the
- * `yaml` package) once per distinct value; any other field goes through the reference whole.
- */
-export function goMarshal(value: Ordered): string {
-  const keys = Object.keys(value);
-  if (keys.length === 0 || sharesObjects(value)) return marshalWithDocument(value);
-  const out: string[] = [];
-  for (const key of keys) {
-    const field = value[key];
-    const start = out.length;
-    if (field === undefined) continue;
-    if (!emitPair(key, field, "", out)) {
-      out.length = start;
-      out.push(marshalWithDocument({ [key]: field }));
-    }
-  }
-  return out.join("");
+function infoObject(info: Kptfile["info"]): Ordered | undefined {
+  if (!info) return undefined;
+  return ordered([
+    ["site", info.site],
+    ["emails", info.emails],
+    ["license", info.license],
+    ["licenseFile", info.licenseFile],
+    ["description", info.description],
+    ["keywords", info.keywords],
+    ["man", info.man],
+    ["readinessGates", info.readinessGates?.map((g) => ({ conditionType: g.conditionType }))],
+  ]);
 }
 
-/** Whether an object or array is reached twice (the `yaml` package would write an anchor and alias). */
-function sharesObjects(value: unknown, seen = new Set<object>()): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (seen.has(value)) return true;
-  seen.add(value);
-  for (const item of Array.isArray(value) ? value : Object.values(value))
-    if (sharesObjects(item, seen)) return true;
-  return false;
+function upstreamObject(upstream: Kptfile["upstream"]): Ordered | undefined {
+  if (!upstream) return undefined;
+  return ordered([
+    ["type", upstream.type],
+    ["git", upstream.git ? ordered(Object.entries(upstream.git)) : undefined],
+    ["updateStrategy", upstream.updateStrategy],
+  ]);
 }
 
-/** Text with no control character, line or paragraph separator or byte order mark. */
-function plainLine(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || c === 0x85 || c === 0x2028 || c === 0x2029 || c === 0xfeff) return false;
-  }
-  return true;
-}
-
-const scalarTexts = new Map<unknown, string | null>();
-const keyTexts = new Map<string, string | null>();
-
-/** A scalar's text as `marshalWithDocument` writes it as a map value, or null when not one line. */
-function scalarText(value: unknown): string | null {
-  let text = Object.is(value, -0) ? undefined : scalarTexts.get(value);
-  if (text !== undefined) return text;
-  const simple =
-    value === null ||
-    typeof value === "boolean" ||
-    typeof value === "number" ||
-    (typeof value === "string" && plainLine(value));
-  const written = simple ? marshalWithDocument({ k: value }) : "";
-  text =
-    written.startsWith("k: ") && written.indexOf("\n") === written.length - 1 ? written.slice(3, -1) : null;
-  // A map key treats -0 as 0, which is written differently.
-  if (scalarTexts.size < 100_000 && !Object.is(value, -0)) scalarTexts.set(value, text);
-  return text;
-}
-
-/** A key's text as `marshalWithDocument` writes it, or null when not a plain one-line key. */
-function keyText(key: string): string | null {
-  let text = keyTexts.get(key);
-  if (text !== undefined) return text;
-  const simple = plainLine(key) && key.length < 256;
-  const written = simple ? marshalWithDocument({ [key]: 0 }) : "";
-  text =
-    written.endsWith(": 0\n") && !written.startsWith("? ") && written.indexOf("\n") === written.length - 1
-      ? written.slice(0, -4)
-      : null;
-  if (keyTexts.size < 100_000) keyTexts.set(key, text);
-  return text;
-}
-
-function isPlainData(value: unknown): value is Ordered {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/** Writes `key: value` at `indent`; false when the value is not simple data (see `goMarshal`). */
-function emitPair(key: string, value: unknown, indent: string, out: string[]): boolean {
-  const k = keyText(key);
-  if (k === null) return false;
-  return emitValue(`${indent}${k}:`, value, indent, out);
-}
-
-/** Writes a value after `head` (`key:` or `-`); block collections go on the next lines at `indent` + 2. */
-function emitValue(head: string, value: unknown, indent: string, out: string[]): boolean {
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      out.push(`${head} []\n`);
-      return true;
-    }
-    if (head.endsWith(":")) {
-      out.push(`${head}\n`);
-      return emitItems(value, `${indent}  `, out);
-    }
-    return emitItems(value, `${indent}  `, out, head);
-  }
-  if (isPlainData(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined);
-    if (keys.length === 0) {
-      out.push(`${head} {}\n`);
-      return true;
-    }
-    let first = true;
-    if (head.endsWith(":")) out.push(`${head}\n`);
-    for (const key of keys) {
-      const k = keyText(key);
-      if (k === null) return false;
-      // In a list item the first field follows the dash.
-      const lead = !head.endsWith(":") && first ? `${head} ${k}:` : `${indent}  ${k}:`;
-      first = false;
-      if (!emitValue(lead, value[key], `${indent}  `, out)) return false;
-    }
-    return true;
-  }
-  if (value === undefined || (typeof value === "object" && value !== null)) return false;
-  const text = scalarText(value);
-  if (text === null) return false;
-  out.push(`${head} ${text}\n`);
-  return true;
-}
-
-/** Writes list items at `indent`; `head` (a parent item's dash) is prepended to the first one. */
-function emitItems(items: readonly unknown[], indent: string, out: string[], head?: string): boolean {
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (item === undefined) return false;
-    const dash = i === 0 && head !== undefined ? `${head} -` : `${indent}-`;
-    if (!emitValue(dash, item, indent, out)) return false;
-  }
-  return true;
-}
-
-/** `goMarshal` through a `yaml` Document (the reference it follows). */
-export function marshalWithDocument(value: Ordered): string {
-  const doc = new Document(value);
-  visit(doc, {
-    Scalar(_key, node) {
-      if (isScalar(node) && typeof node.value === "string") node.type = goStringStyle(node.value);
-    },
-  });
-  return doc.toString({ indent: 2, indentSeq: true, lineWidth: 0, minContentWidth: 0 });
+function upstreamLockObject(lock: Kptfile["upstreamLock"]): Ordered | undefined {
+  if (!lock) return undefined;
+  const git = lock.git
+    ? ordered([
+        ["repo", lock.git.repo],
+        ["directory", lock.git.directory],
+        ["ref", lock.git.ref],
+        ["commit", lock.git.commit],
+      ])
+    : undefined;
+  return ordered([
+    ["type", lock.type],
+    ["git", git],
+    ["generic", lock.generic ? ordered(Object.entries(lock.generic)) : undefined],
+  ]);
 }
 
 /** The root Kptfile's text with `status` set, as kpt writes it. */

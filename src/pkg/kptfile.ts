@@ -7,9 +7,10 @@
  */
 import { Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import type { KptfileStatus } from "../engine/types.js";
+import { goMarshal } from "../kptfile/go-marshal.js";
 import { readKptfile } from "../kptfile/read.js";
 import type { KptFunction, Kptfile } from "../kptfile/schema.js";
-import { goMarshal, kptfileObject, statusObject } from "../kptfile/write.js";
+import { kptfileObject, statusObject } from "../kptfile/write.js";
 import type { YNode } from "./merge3/nodes.js";
 import { NO_SCHEMAS } from "./merge3/schema.js";
 import { merge3 } from "./merge3/walk.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { goMarshal, marshalWithDocument } from "../../src/kptfile/write.js";
+import { goMarshal, marshalWithDocument } from "../../src/kptfile/go-marshal.js";
 
 const text = fc.oneof(
   fc.constantFrom(
