@@ -277,7 +277,7 @@ export interface GitHubPort {
   readFile(options: { repo: RepoRef; path: string; ref: string }): Promise<string | undefined>;
 
   // ── Git content ──────────────────────────────────────────────────────────────────────────────────
-  /** One recursive tree read at a commit sha (Git Data API). Throws when GitHub truncates the tree. */
+  /** A commit's whole tree (Git Data API, recursive); past GitHub's 100,000-entry limit, read subtree by subtree. */
   readTree(options: { repo: RepoRef; sha: string }): Promise<RepoTree>;
   /**
    * Raw bytes of blobs, keyed by sha: batched (GraphQL `object(oid:)` aliases, hundreds per request),

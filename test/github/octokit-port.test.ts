@@ -64,20 +64,53 @@ describe("reads", () => {
     gh.assertDone();
   });
 
-  it("reads a recursive tree, and refuses a truncated one with a clear error", async () => {
+  it("reads a recursive tree; a truncated one level by level, each subtree recursively (GitHub's documented way)", async () => {
     const files = { "pkg/Kptfile": "kind: Kptfile\n", "pkg/a.yaml": "a: 1\n" };
     const gh = new GitHubMock().tree("abc", files);
+    const blob = (path: string, sha: string, size: number) => ({
+      path,
+      mode: "100644",
+      type: "blob",
+      sha,
+      size,
+    });
     gh.scope
       .get(`${gh.base}/git/trees/big`)
       .query({ recursive: "1" })
-      .reply(gh.reply(200, { sha: "t", tree: [], truncated: true }));
+      .reply(gh.reply(200, { sha: "t", tree: [], truncated: true }))
+      .get(`${gh.base}/git/trees/big`)
+      .reply(
+        gh.reply(200, {
+          sha: "t",
+          tree: [
+            blob("README.md", "r".repeat(40), 3),
+            { path: "pkgs", mode: "040000", type: "tree", sha: "s" },
+          ],
+          truncated: false,
+        }),
+      )
+      .get(`${gh.base}/git/trees/s`)
+      .query({ recursive: "1" })
+      .reply(gh.reply(200, { sha: "s", tree: [blob("p/Kptfile", "k".repeat(40), 9)], truncated: false }))
+      .get(`${gh.base}/git/trees/huge`)
+      .query({ recursive: "1" })
+      .reply(gh.reply(200, { sha: "h", tree: [], truncated: true }))
+      .get(`${gh.base}/git/trees/huge`)
+      .reply(gh.reply(200, { sha: "h", tree: [], truncated: true }));
     const tree = await port().readTree({ repo, sha: "abc" });
     expect(tree.treeSha).toBe("tree-abc");
     expect(tree.entries.filter((e) => e.type === "blob").map((e) => [e.path, e.size])).toEqual([
       ["pkg/Kptfile", 14],
       ["pkg/a.yaml", 5],
     ]);
-    await expect(port().readTree({ repo, sha: "big" })).rejects.toThrow(/too large/);
+    const big = await port().readTree({ repo, sha: "big" });
+    expect(big.treeSha).toBe("t");
+    expect(big.entries.map((e) => [e.path, e.type])).toEqual([
+      ["README.md", "blob"],
+      ["pkgs", "tree"],
+      ["pkgs/p/Kptfile", "blob"],
+    ]);
+    await expect(port().readTree({ repo, sha: "huge" })).rejects.toThrow(/more entries in one directory/);
     gh.assertDone();
   });
 

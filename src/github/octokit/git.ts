@@ -2,11 +2,12 @@
  * Git content and refs over the REST API: recursive trees, diffs, branches and tags. Blob reads are in
  * ./blobs.ts, commits in ./commit.ts.
  */
-import { GitHubError, type GitHubPort, type RepoTree, type TagOutcome, type TreeEntry } from "../port.js";
+import type { GitHubPort, TagOutcome } from "../port.js";
 import { readBlobs } from "./blobs.js";
 import { type Octokit, parseJson, RAW_BODY } from "./client.js";
 import { commitFiles } from "./commit.js";
 import { call, callOrAbsent, toGitHubError } from "./errors.js";
+import { readTree } from "./tree.js";
 
 function changedPaths(files: { filename: string; previous_filename?: string | undefined }[]): string[] {
   const paths = new Set<string>();
@@ -38,34 +39,7 @@ export function gitOperations(
   | "deleteTag"
 > {
   return {
-    async readTree({ repo, sha }): Promise<RepoTree> {
-      const data = await call("git.getTree", async () =>
-        parseJson(
-          (await octokit.rest.git.getTree({ ...repo, tree_sha: sha, recursive: "1", request: RAW_BODY }))
-            .data,
-        ),
-      );
-      if (data.truncated) {
-        throw new GitHubError({
-          kind: "rejected",
-          operation: "git.getTree",
-          message: `tree of ${sha} is too large: GitHub truncated the recursive listing`,
-        });
-      }
-      const entries: TreeEntry[] = [];
-      for (const item of data.tree) {
-        if (!item.path || !item.sha || !item.mode) continue;
-        const type = item.type === "tree" || item.type === "commit" ? item.type : "blob";
-        entries.push({
-          path: item.path,
-          mode: item.mode,
-          type,
-          sha: item.sha,
-          ...(item.size !== undefined ? { size: item.size } : {}),
-        });
-      }
-      return { treeSha: data.sha, entries };
-    },
+    readTree: ({ repo, sha }) => readTree(octokit, repo, sha),
 
     readBlobs: ({ repo, blobs }) => readBlobs({ graphql: reads, rest: octokit }, repo, blobs),
 
