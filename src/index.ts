@@ -17,7 +17,7 @@ import type { OperatorSettings } from "./config/operator-settings.js";
 import type { ServerSettings } from "./config/server-settings.js";
 import { renderPackage } from "./engine/render.js";
 import type { Octokit } from "./github/octokit/client.js";
-import { createOctokitPort, installationClients } from "./github/octokit/index.js";
+import { appClient, createOctokitPort, installationClients } from "./github/octokit/index.js";
 import type { GitHubPort } from "./github/port.js";
 import { createCheckRunHandler, createCheckSuiteHandler } from "./handlers/check-run.js";
 import { createInstallationHandler, createInstallationRepositoriesHandler } from "./handlers/installation.js";
@@ -26,7 +26,7 @@ import { createPullRequestHandler } from "./handlers/pull-request.js";
 import { createPushHandler } from "./handlers/push.js";
 import { reconcile } from "./jobs/reconcile.js";
 import { createJobHandler } from "./jobs/run-job.js";
-import { scheduleReconciliation } from "./jobs/schedule.js";
+import { reconcileAll, scheduleReconciliation } from "./jobs/schedule.js";
 import { DEFAULT_SIZE_LIMITS } from "./lifecycle/render-at-sha.js";
 import type { WorkQueue } from "./lifecycle/work-queue.js";
 import { createDefaultRuntime } from "./runtimes/default.js";
@@ -137,8 +137,14 @@ export function createApp(
       });
       await queue.start(production ? production.wrapJobHandler(handler) : handler);
     }
-    // A worker-only process acknowledges webhooks and ignores them (a receiver enqueues them).
-    if (role === "worker") return;
+    const appPort = async () => createOctokitPort(await appClient(app, production?.instrumentOctokit));
+    // A worker-only process acknowledges webhooks and ignores them (a receiver enqueues them); it too
+    // re-derives the work at once when the queue's store comes back.
+    if (role === "worker") {
+      if (options.reconcile !== false)
+        queue.onReconnect?.(() => void reconcileAll({ appPort, queue, log: app.log }));
+      return;
+    }
     const deps = { queue };
     app.on("push", createPushHandler(deps));
     app.on("pull_request", createPullRequestHandler(deps));
@@ -149,7 +155,7 @@ export function createApp(
     app.on("installation_repositories", createInstallationRepositoriesHandler(deps));
     if (options.reconcile !== false) {
       const stop = scheduleReconciliation({
-        appPort: async () => createOctokitPort(await app.auth()),
+        appPort,
         queue,
         log: app.log,
         intervalMs: settings.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,

@@ -1,5 +1,6 @@
 /**
- * When reconciliation runs: once at start, then every `intervalMs` (0 = only at start), for every
+ * When reconciliation runs: once at start, then every `intervalMs` (0 = only at start), and at once
+ * when the queue's store comes back after a lost connection (Redis restarted, maybe empty), for every
  * installation of the app. Each installation becomes one `reconcile` job, so several processes sharing
  * a queue do not repeat a pass (the job key deduplicates).
  */
@@ -15,17 +16,10 @@ export function scheduleReconciliation(options: {
   log: Log;
   intervalMs: number;
 }): () => void {
-  const { queue, log } = options;
-  const pass = async () => {
-    try {
-      const installations = await (await options.appPort()).listInstallations();
-      for (const installationId of installations) await queue.enqueue({ kind: "reconcile", installationId });
-    } catch (error) {
-      log.warn(
-        `reconciliation: cannot list the app's installations: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-  };
+  const { queue } = options;
+  const pass = () => reconcileAll(options);
+  // The queue's store was lost or unreachable (Redis back, possibly empty): its jobs may be gone.
+  queue.onReconnect?.(() => void pass());
   const first = setTimeout(() => void pass(), 0);
   first.unref?.();
   const timer = options.intervalMs > 0 ? setInterval(() => void pass(), options.intervalMs) : undefined;
@@ -34,4 +28,21 @@ export function scheduleReconciliation(options: {
     clearTimeout(first);
     if (timer) clearInterval(timer);
   };
+}
+
+/** One pass: a `reconcile` job per installation of the app (a failure to list them is logged). */
+export async function reconcileAll(options: {
+  appPort: () => Promise<GitHubPort>;
+  queue: WorkQueue;
+  log: Log;
+}): Promise<void> {
+  try {
+    const installations = await (await options.appPort()).listInstallations();
+    for (const installationId of installations)
+      await options.queue.enqueue({ kind: "reconcile", installationId });
+  } catch (error) {
+    options.log.warn(
+      `reconciliation: cannot list the app's installations: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }

@@ -158,6 +158,11 @@ export interface WorkQueue {
   remembers(key: string): Promise<boolean>;
   /** Jobs waiting (incl. delayed retries) and running now (metrics). */
   depth(): Promise<{ waiting: number; running: number }>;
+  /**
+   * Calls `listener` each time the queue's store is reachable again after a lost connection (a shared
+   * store only: its jobs may be gone, e.g. Redis restarted empty). Absent for the embedded queue.
+   */
+  onReconnect?(listener: () => void): void;
 }
 
 /** Retry policy shared by the implementations. */

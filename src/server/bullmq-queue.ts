@@ -17,6 +17,12 @@
  *    (run every `lockMs` by every live worker) puts it back: it runs again within 2 × `lockMs` (60 s by
  *    default) once any worker is alive. A job that stalls 3 times fails (`onFailed`).
  * 5. `remember` / `remembers`: a memo shared by every process (`SET key PX ttl`).
+ * 6. Redis lost: a connection that comes back (Redis restarted, maybe EMPTY: every job, lock and memo
+ *    gone) calls `onReconnect` listeners at once — the app reconciles then, re-deriving what must be
+ *    done from GitHub instead of waiting for the next interval — and a job whose run failed retryably
+ *    after its BullMQ job vanished (no lock, no record to retry from) is enqueued again. At start and
+ *    on every reconnect `maxmemory-policy` is checked: anything but `noeviction` lets Redis drop jobs
+ *    under memory pressure (`onWarning`).
  *
  * Jobs are plain JSON. Keys in Redis are under `<prefix>:<name>:` (BullMQ) and `<prefix>:memo:` /
  * `<prefix>:fair:` (ours).
@@ -63,6 +69,8 @@ export interface BullWorkQueueOptions<J extends QueueJob> {
   onRunEnd?: (job: J, outcome: "done" | "retried" | "failed") => void;
   /** Connection and worker errors (never carry the URL's password). */
   onError?: (error: Error) => void;
+  /** Something the operator should fix (a `maxmemory-policy` other than `noeviction`). */
+  onWarning?: (message: string) => void;
 }
 
 /** What a handler learns about its run. */
@@ -91,6 +99,8 @@ export class BullWorkQueue<J extends QueueJob> {
   #worker: Worker<Stored<J>> | undefined;
   #workerRedis: Redis | undefined;
   readonly #rethrown = new WeakSet<object>();
+  readonly #reconnectListeners: (() => void)[] = [];
+  #readyCount = 0;
   #closed = false;
 
   constructor(options: BullWorkQueueOptions<J>) {
@@ -99,8 +109,32 @@ export class BullWorkQueue<J extends QueueJob> {
     this.#name = options.name ?? "jobs";
     this.#lockMs = options.lockMs ?? 30_000;
     this.#redis = this.#connect();
+    this.#redis.on("ready", () => this.#onReady());
     this.#queue = new Queue<Stored<J>>(this.#name, { connection: this.#redis, prefix: this.#prefix });
     this.#queue.on("error", (error) => this.#error(error));
+  }
+
+  /** Every (re)connection: check the eviction policy; after the first, tell the listeners. */
+  #onReady(): void {
+    this.#readyCount++;
+    void this.#checkEvictionPolicy();
+    if (this.#readyCount === 1 || this.#closed) return;
+    for (const listener of this.#reconnectListeners) listener();
+  }
+
+  /** Warns unless Redis answers `maxmemory_policy:noeviction` (`INFO memory`; unknown: no warning). */
+  async #checkEvictionPolicy(): Promise<void> {
+    const info = await this.#redis.info("memory").catch(() => "");
+    const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+    if (policy && policy !== "noeviction")
+      this.#options.onWarning?.(
+        `Redis maxmemory-policy is ${policy}: set it to noeviction, or Redis may evict queued jobs and locks under memory pressure (BullMQ's requirement)`,
+      );
+  }
+
+  /** Calls `listener` whenever the connection to Redis is ready again after being lost. */
+  onReconnect(listener: () => void): void {
+    this.#reconnectListeners.push(listener);
   }
 
   #connect(): Redis {
@@ -176,6 +210,11 @@ export class BullWorkQueue<J extends QueueJob> {
           // A run cut short by this process's shutdown runs again in another process.
           if ((this.#closed || retry.isRetryable(error)) && attempt < retry.maxAttempts) {
             this.#options.onRunEnd?.(job, "retried");
+            // Its BullMQ job vanished (Redis came back empty): nothing would retry it.
+            if (!this.#closed && (await this.#vanished(bull.id))) {
+              await this.enqueue(job).catch((e: unknown) => this.#error(e as Error));
+              return;
+            }
             if (typeof error === "object" && error) this.#rethrown.add(error);
             throw error;
           }
@@ -205,6 +244,13 @@ export class BullWorkQueue<J extends QueueJob> {
       this.#options.onFailed?.(bull.data.job, error);
     });
     await this.#worker.waitUntilReady();
+  }
+
+  /** True when Redis no longer holds job `id` (a retry could not be recorded). */
+  async #vanished(id: string | undefined): Promise<boolean> {
+    if (!id) return true;
+    const state = await this.#queue.getJobState(id).catch(() => "unknown");
+    return state === "unknown";
   }
 
   /** Jobs waiting (incl. delayed retries and prioritized) and running, over every process. */

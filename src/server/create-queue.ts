@@ -33,6 +33,7 @@ export async function createWorkQueue(options: {
       onFailed,
       // Never the URL (it may hold a password): only what went wrong.
       onError: (error) => log.warn(`work queue (Redis): ${error.message}`),
+      onWarning: (message) => log.warn(`work queue (Redis): ${message}`),
     });
     // At start-up an unreachable Redis stops the process with a message naming REDIS_URL.
     await queue.ready().catch(async (error: unknown) => {

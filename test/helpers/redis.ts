@@ -14,6 +14,8 @@ import { providedByCi } from "./ci-provides.js";
 export interface TestRedis {
   url: string;
   port: number;
+  /** Kills it (SIGKILL: nothing saved), waits `downMs`, and starts an EMPTY one on the same port. */
+  restart(options?: { downMs?: number; args?: string[] }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,13 +45,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * Starts redis-server on a free loopback port (with `password`: `requirepass`, and the URL carries it).
- * Throws with its output when it does not come up.
- */
-export async function startRedis(options: { password?: string } = {}): Promise<TestRedis> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), "porchlight-redis-"));
+/** Starts redis-server on `port` in `dir` with `args`; resolves once it accepts connections. */
+async function spawnRedis(port: number, dir: string, args: string[]): Promise<ChildProcess> {
   const child: ChildProcess = spawn(
     "redis-server",
     [
@@ -63,7 +60,7 @@ export async function startRedis(options: { password?: string } = {}): Promise<T
       "no",
       "--dir",
       dir,
-      ...(options.password ? ["--requirepass", options.password] : []),
+      ...args,
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -84,15 +81,36 @@ export async function startRedis(options: { password?: string } = {}): Promise<T
       reject(new Error(`redis-server exited (${code}):\n${output}`));
     });
   });
+  return child;
+}
+
+async function stopRedis(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(signal);
+  await exited;
+}
+
+/**
+ * Starts redis-server on a free loopback port (with `password`: `requirepass`, and the URL carries it;
+ * `args`: more server settings, e.g. `["--maxmemory-policy", "allkeys-lru"]`). Throws with its output
+ * when it does not come up.
+ */
+export async function startRedis(options: { password?: string; args?: string[] } = {}): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "porchlight-redis-"));
+  const auth = options.password ? ["--requirepass", options.password] : [];
+  let child = await spawnRedis(port, dir, [...auth, ...(options.args ?? [])]);
   return {
     url: `redis://${options.password ? `:${options.password}@` : ""}127.0.0.1:${port}`,
     port,
+    async restart(restart = {}) {
+      await stopRedis(child, "SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, restart.downMs ?? 0));
+      child = await spawnRedis(port, dir, [...auth, ...(restart.args ?? options.args ?? [])]);
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await stopRedis(child, "SIGTERM");
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -16,7 +16,7 @@ import { repoOperations } from "./repos.js";
 
 export type { Octokit } from "./client.js";
 export { toGitHubError } from "./errors.js";
-export { installationClients } from "./installation.js";
+export { appClient, installationClients } from "./installation.js";
 
 /**
  * Builds the port over an authenticated Octokit. `reads`, when given, makes the GraphQL queries (the
