@@ -95,6 +95,19 @@ export function buildPackageTree(options: {
     }
     nodes.get(parentDir)?.subpackages.push(nodes.get(dir)!);
   }
+  placeResourceFiles(visible, nodes, ownerOf, ignoredBy);
+  return nodes.get("")!;
+}
+
+/**
+ * Gives each package its resource files (those not `.krmignore`d by it), sorted, the Kptfile last.
+ */
+function placeResourceFiles(
+  visible: readonly string[],
+  nodes: ReadonlyMap<string, PackageNode>,
+  ownerOf: (path: string) => string,
+  ignoredBy: (dir: string, path: string) => boolean,
+): void {
   for (const p of visible) {
     const base = p.slice(p.lastIndexOf("/") + 1);
     if (!isResourceFile(base)) continue;
@@ -113,7 +126,6 @@ export function buildPackageTree(options: {
       node.resourceFiles.push(kptfile);
     }
   }
-  return nodes.get("")!;
 }
 
 /** All packages of a tree, parent before children (pre-order). */
