@@ -32,7 +32,7 @@ import type { WorkQueue } from "./lifecycle/work-queue.js";
 import { createDefaultRuntime } from "./runtimes/default.js";
 import { mayNotBeIdempotent } from "./runtimes/idempotence.js";
 import { createWorkQueue } from "./server/create-queue.js";
-import { startProduction } from "./server/production.js";
+import { type Production, startProduction } from "./server/production.js";
 import { createUpstreamServices } from "./server/upstream-services.js";
 
 /** Default reconciliation interval (ms): 5 minutes. */
@@ -77,6 +77,88 @@ function portsOf(
   };
 }
 
+/** The bound function runtime: the operator's permissions, chosen here once (the use-cases never see it). */
+function runtimeOf(settings: OperatorSettings, server: ServerSettings | undefined) {
+  return createDefaultRuntime({
+    allowExec: settings.allowExec,
+    useContainers: settings.allowContainers,
+    ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
+    ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),
+    ...(server ? { starlark: server.starlark } : {}),
+  });
+}
+
+/** What the job handler is built from in {@link startJobs}. */
+interface JobWiring {
+  app: Probot;
+  settings: OperatorSettings;
+  options: AppOptions;
+  production: Production | undefined;
+  queue: WorkQueue;
+  portFor: (installationId: number) => Promise<GitHubPort>;
+}
+
+/** Builds the job handler (the dispatcher with its dependencies) and starts the queue with it. */
+async function startJobs(wiring: JobWiring): Promise<void> {
+  const { app, settings, options, production, queue, portFor } = wiring;
+  const { server } = options;
+  const runtime = runtimeOf(settings, server);
+  const lease = {
+    holder: randomUUID().slice(0, 8),
+    leaseMs: settings.checkLeaseMs ?? DEFAULT_CHECK_LEASE_MS,
+  };
+  const appId = settings.appId;
+  const handler = createJobHandler({
+    portFor,
+    // The engine with its function runtime bound here, once: the use-cases never see either.
+    engine: {
+      render: production?.render ?? ((request) => renderPackage({ ...request, runtime })),
+      mayNotBeIdempotent,
+    },
+    queue,
+    log: production?.log ?? app.log,
+    pushOnFailure: settings.pushOnFailure,
+    ...(settings.kptfileStatus ? { kptfileStatus: settings.kptfileStatus } : {}),
+    limits: {
+      maxFileBytes: settings.maxFileBytes ?? DEFAULT_SIZE_LIMITS.maxFileBytes,
+      maxPackageBytes: settings.maxPackageBytes ?? DEFAULT_SIZE_LIMITS.maxPackageBytes,
+    },
+    lease,
+    appId,
+    reconcile: (job) => reconcile(job, { portFor, queue, log: app.log, lease, appId }),
+    upstream: await createUpstreamServices({
+      redisUrl: server?.redisUrl,
+      github: options.github ?? GITHUB_COM,
+      consent: settings.upstreamConsent,
+      queue,
+      log: app.log,
+    }),
+  });
+  await queue.start(production ? production.wrapJobHandler(handler) : handler);
+}
+
+/** Registers the webhook handlers (payload → hint job) and the reconciliation schedule. */
+function receiveWebhooks(wiring: Omit<JobWiring, "portFor"> & { appPort: () => Promise<GitHubPort> }): void {
+  const { app, settings, options, production, queue, appPort } = wiring;
+  const deps = { queue };
+  app.on("push", createPushHandler(deps));
+  app.on("pull_request", createPullRequestHandler(deps));
+  app.on("check_run", createCheckRunHandler(deps));
+  app.on("check_suite", createCheckSuiteHandler(deps));
+  app.on("merge_group", createMergeGroupHandler(deps));
+  app.on("installation", createInstallationHandler(deps));
+  app.on("installation_repositories", createInstallationRepositoriesHandler(deps));
+  if (options.reconcile !== false) {
+    const stop = scheduleReconciliation({
+      appPort,
+      queue,
+      log: app.log,
+      intervalMs: settings.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    });
+    production?.onClose(async () => stop());
+  }
+}
+
 /** Builds the app function from operator settings (tests pass their own; `probot run` uses the env). */
 export function createApp(
   settings: OperatorSettings = readEnvironment().operator,
@@ -92,51 +174,12 @@ export function createApp(
           permissions: settings,
         })
       : undefined;
-    const runtime = createDefaultRuntime({
-      allowExec: settings.allowExec,
-      useContainers: settings.allowContainers,
-      ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
-      ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),
-      ...(server ? { starlark: server.starlark } : {}),
-    });
     const queue = options.queue ?? (await createWorkQueue({ settings, server, log: app.log }));
     production?.attachQueue(queue);
-    const portFor = portsOf(app, production?.instrumentOctokit);
-    const lease = {
-      holder: randomUUID().slice(0, 8),
-      leaseMs: settings.checkLeaseMs ?? DEFAULT_CHECK_LEASE_MS,
-    };
-    const appId = settings.appId;
+    const wiring = { app, settings, options, production, queue };
     const role = server?.role ?? "all";
-    if (role !== "receiver") {
-      const handler = createJobHandler({
-        portFor,
-        // The engine with its function runtime bound here, once: the use-cases never see either.
-        engine: {
-          render: production?.render ?? ((request) => renderPackage({ ...request, runtime })),
-          mayNotBeIdempotent,
-        },
-        queue,
-        log: production?.log ?? app.log,
-        pushOnFailure: settings.pushOnFailure,
-        ...(settings.kptfileStatus ? { kptfileStatus: settings.kptfileStatus } : {}),
-        limits: {
-          maxFileBytes: settings.maxFileBytes ?? DEFAULT_SIZE_LIMITS.maxFileBytes,
-          maxPackageBytes: settings.maxPackageBytes ?? DEFAULT_SIZE_LIMITS.maxPackageBytes,
-        },
-        lease,
-        appId,
-        reconcile: (job) => reconcile(job, { portFor, queue, log: app.log, lease, appId }),
-        upstream: await createUpstreamServices({
-          redisUrl: server?.redisUrl,
-          github: options.github ?? GITHUB_COM,
-          consent: settings.upstreamConsent,
-          queue,
-          log: app.log,
-        }),
-      });
-      await queue.start(production ? production.wrapJobHandler(handler) : handler);
-    }
+    if (role !== "receiver")
+      await startJobs({ ...wiring, portFor: portsOf(app, production?.instrumentOctokit) });
     const appPort = async () => createOctokitPort(await appClient(app, production?.instrumentOctokit));
     // A worker-only process acknowledges webhooks and ignores them (a receiver enqueues them); it too
     // re-derives the work at once when the queue's store comes back.
@@ -145,23 +188,7 @@ export function createApp(
         queue.onReconnect?.(() => void reconcileAll({ appPort, queue, log: app.log }));
       return;
     }
-    const deps = { queue };
-    app.on("push", createPushHandler(deps));
-    app.on("pull_request", createPullRequestHandler(deps));
-    app.on("check_run", createCheckRunHandler(deps));
-    app.on("check_suite", createCheckSuiteHandler(deps));
-    app.on("merge_group", createMergeGroupHandler(deps));
-    app.on("installation", createInstallationHandler(deps));
-    app.on("installation_repositories", createInstallationRepositoriesHandler(deps));
-    if (options.reconcile !== false) {
-      const stop = scheduleReconciliation({
-        appPort,
-        queue,
-        log: app.log,
-        intervalMs: settings.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS,
-      });
-      production?.onClose(async () => stop());
-    }
+    receiveWebhooks({ ...wiring, appPort });
   };
 }
 

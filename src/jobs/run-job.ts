@@ -185,17 +185,51 @@ async function runRepoJob(job: RepoJob, deps: JobRunnerDeps): Promise<string> {
   return outcome;
 }
 
-/** Calls the job's use-case with the state read for it. */
-async function runUseCase(
-  job: RepoJob,
-  ctx: {
-    deps: JobRunnerDeps;
-    lifecycle: LifecycleDeps;
-    snapshot: RepoSnapshot;
-    loaded: Extract<ConfigResult, { ok: true }>;
-  },
-): Promise<string> {
+/** The context a use-case runs in: what the job runner read before it (see {@link runRepoJob}). */
+interface UseCaseContext {
+  deps: JobRunnerDeps;
+  lifecycle: LifecycleDeps;
+  snapshot: RepoSnapshot;
+  loaded: Extract<ConfigResult, { ok: true }>;
+}
+
+/** A draft job: render the head; an upgrade draft that may merge itself is looked at again once judged. */
+async function runDraft(job: Extract<RepoJob, { kind: "draft" }>, ctx: UseCaseContext): Promise<string> {
   const { deps, lifecycle, snapshot, loaded } = ctx;
+  if (!snapshot.branch) return "the branch is gone";
+  const outcome = await renderDraftHead(
+    { repo: job.repo, head: snapshot.branch, defaultBranch: snapshot.defaultBranch },
+    lifecycle,
+  );
+  if (
+    deps.upstream &&
+    loaded.config.upgrades.autoMerge &&
+    isUpgradeDraft(snapshot.branch.name, loaded.config)
+  )
+    await deps.queue.enqueue(upgradeDraftJob(job, snapshot.branch.name));
+  return `${outcome.kind} at ${snapshot.branch.sha.slice(0, 7)}`;
+}
+
+/** A publish job: tag what the merge approved; downstreams take the new revisions. */
+async function runPublish(job: Extract<RepoJob, { kind: "publish" }>, ctx: UseCaseContext): Promise<string> {
+  const { deps, lifecycle, snapshot } = ctx;
+  const pull = snapshot.pullRequest;
+  if (!pull?.merged || !pull.mergeCommitSha) return "not merged";
+  const outcome = await publishRevision(
+    { repo: job.repo, pull, sameRepository: job.sameRepository, defaultBranch: snapshot.defaultBranch },
+    lifecycle,
+  );
+  // Downstreams take the new revisions whether or not GitHub echoes the app's own tag push.
+  if (deps.upstream && outcome.kind === "published") {
+    for (const p of outcome.packages.filter((p) => p.kind === "published"))
+      await deps.queue.enqueue(publishedJob(job, p.packagePath));
+  }
+  return outcome.kind;
+}
+
+/** Calls the job's use-case with the state read for it. */
+async function runUseCase(job: RepoJob, ctx: UseCaseContext): Promise<string> {
+  const { deps, lifecycle, snapshot } = ctx;
   const repo: RepoRef = job.repo;
   switch (job.kind) {
     case "dashboard":
@@ -203,21 +237,8 @@ async function runUseCase(
         ...lifecycle,
         ...(deps.upstream ? { index: deps.upstream.index } : {}),
       });
-    case "draft": {
-      if (!snapshot.branch) return "the branch is gone";
-      const outcome = await renderDraftHead(
-        { repo, head: snapshot.branch, defaultBranch: snapshot.defaultBranch },
-        lifecycle,
-      );
-      // An upgrade draft that may merge itself: its upgrade job looks again now that the render is judged.
-      if (
-        deps.upstream &&
-        loaded.config.upgrades.autoMerge &&
-        isUpgradeDraft(snapshot.branch.name, loaded.config)
-      )
-        await deps.queue.enqueue(upgradeDraftJob(job, snapshot.branch.name));
-      return `${outcome.kind} at ${snapshot.branch.sha.slice(0, 7)}`;
-    }
+    case "draft":
+      return runDraft(job, ctx);
     case "pull-request": {
       if (!snapshot.pullRequest) return "no such pull request";
       const outcome = await proposeRevision(
@@ -232,20 +253,8 @@ async function runUseCase(
       );
       return outcome.kind;
     }
-    case "publish": {
-      const pull = snapshot.pullRequest;
-      if (!pull?.merged || !pull.mergeCommitSha) return "not merged";
-      const outcome = await publishRevision(
-        { repo, pull, sameRepository: job.sameRepository, defaultBranch: snapshot.defaultBranch },
-        lifecycle,
-      );
-      // Downstreams take the new revisions whether or not GitHub echoes the app's own tag push.
-      if (deps.upstream && outcome.kind === "published") {
-        for (const p of outcome.packages.filter((p) => p.kind === "published"))
-          await deps.queue.enqueue(publishedJob(job, p.packagePath));
-      }
-      return outcome.kind;
-    }
+    case "publish":
+      return runPublish(job, ctx);
     case "default-branch": {
       const sha = snapshot.defaultBranchSha;
       if (!sha) return "empty repository";
