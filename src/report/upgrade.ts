@@ -226,15 +226,46 @@ export function upgradeCheckOutput(state: UpgradeState, annotations: CheckAnnota
   return { title, summary: `${edits}${resources}`, annotations: annotations.slice(0, 50) };
 }
 
-/** The failed `porchlight/upgrade` output when the merge cannot be done. */
-export function upgradeFailureOutput(options: {
+/** The label of the issue a failed upgrade opens. */
+export const UPGRADE_FAILED_LABEL = "porchlight-upgrade-failed";
+
+/** What fails and what gets a downstream out of it. */
+interface UpgradeFailure {
   pkg: string;
   upstream: string;
   to: number;
   message: string;
-}): CheckOutput {
+  /** The repository's name (the first part of its revision NAMEs); default: the way out names `<repo>`. */
+  repository?: string;
+}
+
+/** The way out of a failed upgrade: a Draft of the upgrade without the merge, to redo the local edits on. */
+function wayOut(o: UpgradeFailure): string {
+  const name = `${o.repository ?? "<repo>"}.${o.pkg.replaceAll("/", ".")}.main`;
+  return `Resolve it with a Draft of the upgrade that takes upstream's \`${o.upstream}/v${o.to}\` as it is, then redo your local edits on it:
+
+\`\`\`sh
+porchlight rpkg upgrade ${name} --revision ${o.to} --workspace upgrade-v${o.to} --strategy force-delete-replace
+porchlight rpkg pull ${o.repository ?? "<repo>"}.${o.pkg.replaceAll("/", ".")}.upgrade-v${o.to} ${o.pkg.split("/").at(-1)}   # redo your edits, then:
+porchlight rpkg push ${o.repository ?? "<repo>"}.${o.pkg.replaceAll("/", ".")}.upgrade-v${o.to} ${o.pkg.split("/").at(-1)}
+porchlight rpkg propose ${o.repository ?? "<repo>"}.${o.pkg.replaceAll("/", ".")}.upgrade-v${o.to}
+\`\`\`
+
+(\`--strategy copy-merge\` instead keeps your files where upstream did not change them.)`;
+}
+
+/** The failed `porchlight/upgrade` output when the merge cannot be done. */
+export function upgradeFailureOutput(options: UpgradeFailure): CheckOutput {
   return {
     title: `Upgrade of ${options.pkg} to ${options.upstream}/v${options.to} cannot be merged`,
-    summary: `porchlight could not upgrade \`${options.pkg}\` to \`${options.upstream}/v${options.to}\`; no draft was opened.\n\n${options.message}\n\nResolve it by hand (e.g. \`porchlight pkg update ${options.pkg}@v${options.to}\`) and push.`,
+    summary: `porchlight could not upgrade \`${options.pkg}\` to \`${options.upstream}/v${options.to}\`; no draft was opened.\n\n${options.message}\n\n${wayOut(options)}`,
+  };
+}
+
+/** The issue a failed upgrade opens (label {@link UPGRADE_FAILED_LABEL}): what failed and the way out. */
+export function upgradeFailureIssue(options: UpgradeFailure): { title: string; body: string } {
+  return {
+    title: `Upgrade of ${options.pkg} to ${options.upstream}/v${options.to} failed`,
+    body: `porchlight could not upgrade \`${options.pkg}\` to upstream \`${options.upstream}/v${options.to}\` with kpt's resource-merge, so no upgrade pull request was opened:\n\n> ${options.message.replace(/\n/g, "\n> ")}\n\n${wayOut(options)}\n\nClose this issue once the package is upgraded; a newer upstream revision that fails the same way opens a new one.\n`,
   };
 }

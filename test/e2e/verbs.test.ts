@@ -310,4 +310,84 @@ describe.skipIf(!fakeGitHubAvailable)("Porch's verbs against the fake GitHub", (
     expect(usage.code).toBe(1);
     expect(usage.stderr).toContain("Usage: porchlight rpkg clone");
   }, 120_000);
+
+  it("an upgrade that cannot be merged says so and creates nothing; the way out it suggests (force-delete-replace) works", async () => {
+    const deploy = (replicas: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n`;
+    await gh.createRepo("acme", "fleet", {
+      "README.md": "# fleet\n",
+      "base/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: base\n",
+      "base/deploy.yaml": deploy("1"),
+    });
+    const tag = async (name: string) =>
+      gh.request("POST", "/repos/acme/fleet/git/refs", {
+        ref: `refs/tags/${name}`,
+        sha: await head("fleet", "main"),
+      });
+    await tag("base/v1");
+    expect(
+      (
+        await porchlight(
+          "rpkg",
+          "clone",
+          "fleet.base.v1",
+          "east",
+          "--repo",
+          "acme/fleet",
+          "--workspace",
+          "v1",
+        )
+      ).code,
+    ).toBe(0);
+    // The downstream on the default branch, with replicas made a map locally.
+    const files: Record<string, string> = {};
+    for (const f of ["Kptfile", "deploy.yaml", "package-context.yaml"])
+      files[`east/${f}`] = (await gh.gitShow("acme", "fleet", "drafts/east/v1", `east/${f}`)) ?? "";
+    files["east/deploy.yaml"] = files["east/deploy.yaml"]!.replace("replicas: 1", "replicas:\n    min: 2");
+    await gh.pushFiles(
+      "acme",
+      "fleet",
+      "main",
+      { ...files, "base/deploy.yaml": deploy("5") },
+      "east, base v2",
+    );
+    await tag("base/v2");
+    const failed = await porchlight(
+      "rpkg",
+      "upgrade",
+      "fleet.east.main",
+      "--revision",
+      "2",
+      "--workspace",
+      "up2",
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("cannot be merged");
+    expect(failed.stderr).toContain("spec.replicas");
+    expect(await head("fleet", "drafts/east/up2")).toBeUndefined();
+    const way = await porchlight(
+      "rpkg",
+      "upgrade",
+      "fleet.east.main",
+      "--revision",
+      "2",
+      "--workspace",
+      "upgrade-v2",
+      "--strategy",
+      "force-delete-replace",
+    );
+    expect(way.stderr).toBe("");
+    expect(way.code).toBe(0);
+    expect(way.stdout).toContain("fleet.east.upgrade-v2 created");
+    expect(await gh.gitShow("acme", "fleet", "drafts/east/upgrade-v2", "east/deploy.yaml")).toContain(
+      "replicas: 5",
+    );
+    const kptfile = await gh.gitShow("acme", "fleet", "drafts/east/upgrade-v2", "east/Kptfile");
+    expect(kptfile).toContain("ref: base/v2");
+    // The porchlight/upgrade run is on the upgrade's own commit (the app may have rendered on top of it since).
+    const commits = (await gh.request("GET", "/repos/acme/fleet/commits?sha=drafts/east/upgrade-v2")).data;
+    const ours = commits.find((c: Any) => c.commit.message.startsWith("Upgrade east to base/v2"));
+    const runs = await gh.checkRuns("acme", "fleet", ours.sha);
+    expect(runs.find((r: Any) => r.name === "porchlight/upgrade")?.conclusion).toBe("success");
+  }, 120_000);
 });

@@ -268,6 +268,16 @@ describe("upgrade pull requests", () => {
     expect(runs[0].output?.title).toBe("Upgrade of east/app to base/v2 cannot be merged");
     expect(runs[0].output?.summary).toContain("Deployment web");
     expect(runs[0].output?.summary).toContain("spec.replicas");
+    // Visible where people look: one issue (the job ran twice) saying what failed and the way out.
+    const issues = s.deployRepo.issues.filter((i) => i.labels.includes("porchlight-upgrade-failed"));
+    expect(issues.map((i) => [i.title, i.state])).toEqual([
+      ["Upgrade of east/app to base/v2 failed", "open"],
+    ]);
+    expect(issues[0]!.body).toContain("spec.replicas");
+    expect(issues[0]!.body).toContain(
+      "porchlight rpkg upgrade deploy.east.app.main --revision 2 --workspace upgrade-v2 --strategy force-delete-replace",
+    );
+    expect(runs[0].output?.summary).toContain("--strategy force-delete-replace");
     // West merged fine.
     expect(s.deployRepo.heads.has(WEST)).toBe(true);
   });

@@ -21,9 +21,11 @@ import {
   outcomeAnnotations,
   overrideAnnotations,
   UPGRADE_CHECK_NAME,
+  UPGRADE_FAILED_LABEL,
   UPGRADE_HELD_MARKER,
   type UpgradeState,
   upgradeCheckOutput,
+  upgradeFailureIssue,
   upgradeFailureOutput,
   upgradeHeldComment,
   upgradeNeedsReview,
@@ -112,6 +114,18 @@ async function reportBlocked(options: {
   });
 }
 
+/** Opens the issue of a failed upgrade unless one with its title is open (webhooks come twice). */
+async function openFailureIssue(
+  deps: UpstreamDeps,
+  repo: RepoRef,
+  failure: Parameters<typeof upgradeFailureIssue>[0],
+): Promise<void> {
+  const issue = upgradeFailureIssue(failure);
+  const open = await deps.port.listIssues({ repo, label: UPGRADE_FAILED_LABEL });
+  if (open.some((i) => i.state === "open" && i.title === issue.title)) return;
+  await deps.port.createIssue({ repo, ...issue, labels: [UPGRADE_FAILED_LABEL] });
+}
+
 /** One downstream package: see the module comment. */
 export async function upgradeDownstream(
   input: { repo: RepoRef; pkg: string; defaultBranch: string; defaultSha: string },
@@ -147,14 +161,16 @@ export async function upgradeDownstream(
     upgrade = await computeUpgrade({ port, host: deps.host, pkg, status, to, access: deps.access });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
+    const failure = { pkg, upstream: status.upstreamPackage, to, message, repository: repo.repo };
     await ensureCheckRun(port, {
       repo,
       name: UPGRADE_CHECK_NAME,
       sha: defaultSha,
       externalId: `upgrade-failed ${pkg} to=v${to}`,
       conclusion: "failure",
-      output: upgradeFailureOutput({ pkg, upstream: status.upstreamPackage, to, message }),
+      output: upgradeFailureOutput(failure),
     });
+    await openFailureIssue(deps, repo, failure);
     return { kind: "failed", message };
   }
 

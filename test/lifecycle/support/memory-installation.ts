@@ -53,6 +53,9 @@ export class MemoryInstallation {
       "listComments",
       "createComment",
       "updateComment",
+      "listIssues",
+      "createIssue",
+      "updateIssue",
       "ensureRuleset",
     ] as const;
     const port = Object.fromEntries(byRepo.map((name) => [name, route(name)])) as unknown as GitHubPort;
