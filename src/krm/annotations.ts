@@ -102,8 +102,8 @@ export function setAnnotations(doc: Document, values: ReadonlyArray<[string, str
 
 /**
  * Removes the pipeline annotations. When `dropEmpty` is set, an annotations map that ends up empty,
- * or was empty or null to begin with (`annotations: {}`), is removed too: kyaml's writer clears empty
- * annotations of every resource it writes.
+ * or was empty or null to begin with (`annotations: {}`), is removed too, and then an empty
+ * `metadata` (`metadata: {}`): kyaml's writer clears both on every resource it writes.
  */
 export function stripPipelineAnnotations(doc: Document, dropEmpty: boolean): void {
   const ann = annotationsOf(doc);
@@ -114,6 +114,8 @@ export function stripPipelineAnnotations(doc: Document, dropEmpty: boolean): voi
   const value: unknown = meta.get("annotations", true);
   if ((ann && ann.items.length === 0) || (isScalar(value) && value.value === null))
     meta.delete("annotations");
+  // kyaml clears an empty metadata as well (a kustomization.yaml without one gets none).
+  if (meta.items.length === 0 && !meta.comment && !meta.commentBefore) doc.contents.delete("metadata");
 }
 
 /** Where a resource lives: file path (relative to its package) and document index. */

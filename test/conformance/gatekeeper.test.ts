@@ -42,11 +42,11 @@ if (!available) {
 const run = promisify(execFile);
 
 /**
- * Cases of general/ passing today, of 127 run (95.3%; the target is 95%, 121). Not yet: httpsonly (4: porchlight's
- * YAML reader rejects its template, kpt's reads it) and uniqueserviceselector (2: comprehension bodies are not
- * reordered for safety yet).
+ * Cases of general/ passing today, of 127 run (98.4%; the target is 95%, 121). Not yet: uniqueserviceselector (2:
+ * comprehension bodies are not reordered for safety yet). httpsonly's template (a double-quoted scalar continued
+ * at its key's indentation) is read by our YAML layer as yaml.v3 reads it.
  */
-const MIN_SUITE_PASSING = 121;
+const MIN_SUITE_PASSING = 125;
 
 describe.skipIf(!available)("gatekeeper builtin yardsticks (../shared)", () => {
   let cli = "";

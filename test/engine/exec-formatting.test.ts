@@ -159,3 +159,65 @@ describe("exec functions: what kpt writes after the trip through stdin and stdou
     expect(fileText(result.files, "inner.yaml")).toBe(inner);
   });
 });
+
+/** A package of one resource file under `exec: cat` (or no pipeline). */
+function catPackage(file: string, text: string, pipeline = true): Map<string, Uint8Array> {
+  const kptfile = `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n${pipeline ? "pipeline:\n  mutators:\n  - exec: cat\n" : ""}`;
+  const enc = new TextEncoder();
+  return new Map([
+    ["Kptfile", enc.encode(kptfile)],
+    [file, enc.encode(text)],
+  ]);
+}
+
+describe("kpt's bytes through exec: cat, per fidelity class (each expected text written by kpt 1.0.0-beta.56)", () => {
+  const cases: Array<[string, string, string]> = [
+    [
+      "comments after the last node",
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata: {x: "1"}\n# ---\n# kind: Role\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata: {x: "1"}\n# ---\n# kind: Role\n',
+    ],
+    [
+      "a trailing comment block before a dedent",
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    resources:\n      limits:\n        cpu: 1\n      # livenessProbe:\n      #   x: 1\n  restartPolicy: Always\n",
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    resources:\n      limits:\n        cpu: 1\n        # livenessProbe:\n        #   x: 1\n  restartPolicy: Always\n",
+    ],
+    [
+      "CRLF input",
+      "apiVersion: v1\r\nkind: ConfigMap\r\nmetadata: # kpt-merge: /x\r\n  name: x\r\ndata:\r\n  a: b # c\r\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /x\n  name: x\ndata:\n  a: b # c\n",
+    ],
+    [
+      "a null value, a blank line and comments",
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    resources:\n\n# a comment\n# another\n    image: x\n",
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    resources:\n    # a comment\n    # another\n    image: x\n",
+    ],
+    [
+      "a flow sequence with a comment, a blank line inside a comment block",
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    command: ["/bin/sh", "-c",\n    # c\n    "sleep 5"]\n    # one\n\n    # two\n    image: x\n',
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    command: ["/bin/sh", "-c",\n      # c\n      "sleep 5"]\n    # one\n\n    # two\n    image: x\n',
+    ],
+    [
+      "a double-quoted scalar continued at its key's indentation",
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  msg: "hello\n  world"\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  msg: "hello world"\n',
+    ],
+  ];
+  it.each(cases)("%s", async (_name, source, expected) => {
+    const result = await render(catPackage("r.yaml", source));
+    expect(result.ok, result.error).toBe(true);
+    expect(fileText(result.files, "r.yaml")).toBe(expected);
+  });
+
+  it("adds no metadata to a kustomization.yaml without one, and clears an empty one, as kyaml does", async () => {
+    const text = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- a.yaml\n";
+    for (const pipeline of [true, false]) {
+      const plain = await render(catPackage("kustomization.yaml", text, pipeline));
+      expect(plain.ok, plain.error).toBe(true);
+      expect(fileText(plain.files, "kustomization.yaml")).toBe(text);
+      const withEmpty = text.replace("resources:", "metadata:\n  annotations: {}\nresources:");
+      const cleared = await render(catPackage("kustomization.yaml", withEmpty, pipeline));
+      expect(fileText(cleared.files, "kustomization.yaml")).toBe(text);
+    }
+  });
+});
