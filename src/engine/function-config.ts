@@ -6,8 +6,8 @@
  */
 import { Document, parseAllDocuments, Scalar, YAMLMap } from "yaml";
 import type { KptFunction, Kptfile } from "../kptfile/schema.js";
-import { goStringStyle } from "../krm/go-yaml-style.js";
 import { compileRe2 } from "../krm/re2.js";
+import { goStringStyle } from "../yaml/go-style.js";
 import { kptfileFieldError } from "./errors.js";
 import { functionName } from "./image.js";
 

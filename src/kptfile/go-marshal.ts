@@ -3,7 +3,7 @@
  * quoting rules, map keys in the data's order, sequences indented under their key (kyaml "wide").
  */
 import { Document, isScalar, visit } from "yaml";
-import { goStringStyle } from "../krm/go-yaml-style.js";
+import { goStringStyle } from "../yaml/go-style.js";
 
 type Ordered = Record<string, unknown>;
 

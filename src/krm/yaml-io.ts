@@ -25,9 +25,9 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { writeDocument } from "../yaml/from-document.js";
+import { goDoubleQuoted, goStringStyle } from "../yaml/go-style.js";
 import { deriveSeqIndent, readYamlStream, type StreamDocument } from "../yaml/index.js";
 import { nodeToDocument } from "../yaml/to-document.js";
-import { goDoubleQuoted, goStringStyle } from "./go-yaml-style.js";
 import { toYamlSyntaxError } from "./yaml-errors.js";
 
 /** kyaml's sequence indentation styles. */

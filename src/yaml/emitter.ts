@@ -208,8 +208,7 @@ function isPrintable(c: number): boolean {
     (c >= 0x20 && c <= 0x7e) ||
     c === 0x85 ||
     (c >= 0xa0 && c <= 0xd7ff) ||
-    (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff) ||
-    (c >= 0x10000 && c <= 0x10ffff)
+    (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff)
   );
 }
 
@@ -1073,17 +1072,7 @@ class Emitter {
 
   private writeDouble(value: string): void {
     this.writeIndicator('"', true, false, false);
-    let out = "";
-    const n = value.length;
-    for (let i = 0; i < n; ) {
-      const cp = value.codePointAt(i)!;
-      const w = cp > 0xffff ? 2 : 1;
-      if (!isPrintable(cp) || cp === 0xfeff || isBreakCode(cp) || cp === 34 || cp === 92) {
-        out += escapeChar(cp);
-      } else out += w === 1 ? value[i] : value.slice(i, i + 2);
-      i += w;
-    }
-    this.put(out);
+    this.put(escapeDoubleQuoted(value));
     this.writeIndicator('"', false, false, false);
     this.whitespace = false;
     this.indention = false;
@@ -1195,6 +1184,24 @@ const ESCAPES: Record<number, string> = {
   8232: "\\L",
   8233: "\\P",
 };
+
+/**
+ * The inside of a double-quoted scalar as yaml.v3 writes it (kpt's writer never folds lines): line
+ * breaks, `"`, `\\` and what libyaml cannot print escaped (`\\n`, `\\x7F`, `\\U0001F600`).
+ */
+export function escapeDoubleQuoted(value: string): string {
+  let out = "";
+  const n = value.length;
+  for (let i = 0; i < n; ) {
+    const cp = value.codePointAt(i)!;
+    const w = cp > 0xffff ? 2 : 1;
+    if (!isPrintable(cp) || isBreakCode(cp) || cp === 34 || cp === 92) {
+      out += escapeChar(cp);
+    } else out += w === 1 ? value[i] : value.slice(i, i + 2);
+    i += w;
+  }
+  return out;
+}
 
 function escapeChar(cp: number): string {
   const known = ESCAPES[cp];

@@ -17,8 +17,8 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { goStringStyle } from "../krm/go-yaml-style.js";
 import { emitDocument } from "./emitter.js";
+import { goStringStyle } from "./go-style.js";
 import { Kind, Style, YNode } from "./node.js";
 import { resolvePlain } from "./resolve.js";
 

@@ -111,6 +111,12 @@ describe("reader and writer, kpt's bytes", () => {
     expect(roundTrip(text)).toBe('a: \'it\'\'s\'\nb: "tab\\there"\nc: "\\x01"\nd: "é ü"\n');
   });
 
+  it("escapes 4-byte characters as yaml.v3 does (not in its printable set; checked with kpt)", () => {
+    expect(roundTrip('data:\n  a: "x😀"\n  b: y😀\n')).toBe(
+      'data:\n  a: "x\\U0001F600"\n  b: "y\\U0001F600"\n',
+    );
+  });
+
   it("gives nodes 1-based source positions", () => {
     const [doc] = parseStream("a:\n  b: c\n");
     const b = doc.content[0].content[1].content[0];

@@ -4,7 +4,7 @@
  * field set as kyaml's `FieldSetter` sets it.
  */
 import { isMap, isScalar, isSeq, Pair, Scalar, YAMLMap } from "yaml";
-import { resolvesAsNonString } from "../../krm/go-yaml-style.js";
+import { resolvesAsNonString } from "../../yaml/go-style.js";
 import {
   childWalk,
   DEST,

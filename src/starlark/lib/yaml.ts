@@ -6,7 +6,7 @@
  * Long strings are not folded at 80 columns as yaml.v2 folds them.
  */
 import { parseDocument, Scalar } from "yaml";
-import { goStringStyle } from "../../krm/go-yaml-style.js";
+import { goStringStyle } from "../../yaml/go-style.js";
 import { toAny, toStr, unpackArgs } from "../args.js";
 import { fromBytes } from "../utf8.js";
 import {

@@ -13,8 +13,8 @@
  */
 import { Document, Scalar, YAMLMap } from "yaml";
 import { INTERNAL_PATH } from "../../../krm/annotations.js";
-import { goStringStyle } from "../../../krm/go-yaml-style.js";
 import type { KrmResource } from "../../../krm/resource-list.js";
+import { goStringStyle } from "../../../yaml/go-style.js";
 import type { BuiltinFunction } from "../builtin-function.js";
 import { goString } from "../go-values.js";
 import { getString } from "../yaml-nodes.js";

@@ -5,6 +5,7 @@
  * literal block for multi-line text.
  */
 import { Scalar } from "yaml";
+import { escapeDoubleQuoted } from "./emitter.js";
 
 const OLD_BOOLS = new Set([
   "y",
@@ -59,6 +60,8 @@ export function plainAllowed(text: string): boolean {
   if (text === "") return false;
   if (/^\s|\s$/.test(text)) return false;
   if (hasControlCharacter(text)) return false;
+  // Characters beyond the BMP are not in libyaml's printable set: such text is double-quoted.
+  if (/[\u{10000}-\u{10ffff}]/u.test(text)) return false;
   const first = text[0];
   if ("#,[]{}&*!|>'\"%@`".includes(first)) return false;
   if ((first === "-" || first === "?" || first === ":") && (text.length === 1 || /\s/.test(text[1])))
@@ -78,56 +81,11 @@ export function goStringStyle(text: string): Scalar.Type {
   }
   if (resolvesAsNonString(text)) return Scalar.QUOTE_DOUBLE;
   if (plainAllowed(text)) return Scalar.PLAIN;
-  if (/[^\x20-\x7e\u00a0-\uffff]/.test(text)) return Scalar.QUOTE_DOUBLE;
+  if (/[^\x20-\x7e\u00a0-\uffff]/u.test(text)) return Scalar.QUOTE_DOUBLE;
   return Scalar.QUOTE_SINGLE;
 }
 
-/** libyaml's printable set (yaml.v3 `is_printable`): 4-byte characters are not in it. */
-function isPrintable(cp: number): boolean {
-  return (
-    cp === 0x0a ||
-    (cp >= 0x20 && cp <= 0x7e) ||
-    (cp >= 0xa0 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff)
-  );
-}
-
-const DOUBLE_QUOTE_ESCAPES: Readonly<Record<number, string>> = {
-  0: "\\0",
-  7: "\\a",
-  8: "\\b",
-  9: "\\t",
-  10: "\\n",
-  11: "\\v",
-  12: "\\f",
-  13: "\\r",
-  27: "\\e",
-  34: '\\"',
-  92: "\\\\",
-  133: "\\N",
-  160: "\\_",
-  8232: "\\L",
-  8233: "\\P",
-};
-
-/**
- * A double-quoted scalar as yaml.v3 writes it (kpt's writer never folds lines): one line, line
- * breaks and non-printable characters escaped (`\n`, `\t`, `\x7F`, `\U0001F600`), spaces as they are.
- */
+/** A double-quoted scalar as yaml.v3 writes it: one line, escapes as our emitter writes them. */
 export function goDoubleQuoted(text: string): string {
-  let out = '"';
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    const isBreak = cp === 0x0a || cp === 0x0d || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
-    if (isPrintable(cp) && !isBreak && cp !== 0x22 && cp !== 0x5c) {
-      out += ch;
-      continue;
-    }
-    const known = DOUBLE_QUOTE_ESCAPES[cp];
-    if (known) out += known;
-    else if (cp <= 0xff) out += `\\x${cp.toString(16).toUpperCase().padStart(2, "0")}`;
-    else if (cp <= 0xffff) out += `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
-    else out += `\\U${cp.toString(16).toUpperCase().padStart(8, "0")}`;
-  }
-  return `${out}"`;
+  return `"${escapeDoubleQuoted(text)}"`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Document, Scalar } from "yaml";
-import { goDoubleQuoted, goStringStyle } from "../../src/krm/go-yaml-style.js";
 import { serializeChanged } from "../../src/krm/yaml-io.js";
+import { goDoubleQuoted, goStringStyle } from "../../src/yaml/go-style.js";
 
 describe("Go yaml.v3 string styles", () => {
   it("double-quotes strings that would read back as another type", () => {
