@@ -1,9 +1,20 @@
-// Whole-process CLI runs: `porchlight render <dir>` against `kpt fn render <dir> --allow-exec` on the
-// same package with every step replaced by `exec: cat` (kpt's own floor). Wall time is measured around
-// the process; peak RSS is the process's maximum resident set as GNU time reports it (%M, from
-// wait4's rusage), not heap growth. Every run renders a fresh copy of the package.
+// Whole-process CLI runs, cold (a fresh process each, as users run it): `porchlight render --allow-exec
+// <dir>` against `kpt fn render --allow-exec <dir>` on the same package with every step replaced by
+// `exec: cat` on both sides (identical work). Wall time is measured around the process; CPU time is
+// user+sys of the process and its children (the `cat`s) and peak RSS its maximum resident set, both as
+// GNU time reports them (%U, %S, %M from wait4's rusage). Every run renders a fresh copy of the
+// package; the last round's outputs are compared file by file (byte-identical with kpt or not).
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -23,24 +34,28 @@ function rssMissing() {
   return existsSync(GNU_TIME) ? undefined : `${GNU_TIME} is absent: peak RSS is not measured`;
 }
 
-/** Runs `argv` once in a fresh copy of `template`; returns `{ms, rssMiB}`. Throws when it fails. */
-function runOnce(argv, template, work) {
+/** Runs `argv` once in a fresh copy of `template`; returns `{ms, cpuMs, rssMiB}`. Throws when it fails. */
+function runOnce(argv, template, work, keep) {
   const dir = path.join(work, "pkg");
   rmSync(dir, { recursive: true, force: true });
   cpSync(template, dir, { recursive: true });
   const rssFile = path.join(work, "rss");
   rmSync(rssFile, { force: true });
-  const withTime = rssMissing() ? argv : [GNU_TIME, "-f", "%M", "-o", rssFile, ...argv];
+  const withTime = rssMissing() ? argv : [GNU_TIME, "-f", "%M %U %S", "-o", rssFile, ...argv];
   const start = performance.now();
   const res = spawnSync(withTime[0], [...withTime.slice(1), dir], { encoding: "utf8", cwd: work });
   const ms = performance.now() - start;
   if (res.status !== 0) {
     throw new Error(`bench: ${argv.join(" ")} failed (${res.status}):\n${res.stderr}${res.stdout}`);
   }
-  const rssKiB = existsSync(rssFile)
-    ? Number.parseInt(readFileSync(rssFile, "utf8").trim().split("\n").pop(), 10)
-    : Number.NaN;
-  return { ms, rssMiB: rssKiB / 1024 };
+  const [rssKiB, user, sys] = existsSync(rssFile)
+    ? readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ").map(Number)
+    : [Number.NaN, Number.NaN, Number.NaN];
+  if (keep) {
+    rmSync(keep, { recursive: true, force: true });
+    renameSync(dir, keep);
+  }
+  return { ms, cpuMs: (user + sys) * 1000, rssMiB: rssKiB / 1024 };
 }
 
 /**
@@ -54,36 +69,88 @@ export function measureCli({ packages, rounds, porchlightBin }) {
   try {
     const cases = packages.map((p, i) => {
       const ours = path.join(work, `ours-${i}`);
-      writeTree(ours, p.files);
-      const theirs = path.join(work, `kpt-${i}`);
-      if (withKpt) writeTree(theirs, identityExecPackage(p.files));
-      return { p, ours, theirs, s: { ms: [], rss: [], kms: [], krss: [], speedup: [] } };
+      writeTree(ours, identityExecPackage(p.files));
+      return {
+        p,
+        ours,
+        s: { ms: [], cpu: [], rss: [], kms: [], kcpu: [], krss: [], speedup: [], cpuSpeedup: [] },
+      };
     });
-    const porchlight = [process.execPath, porchlightBin, "render"];
+    const porchlight = [process.execPath, porchlightBin, "render", "--allow-exec"];
     const kpt = [KPT, "fn", "render", "--allow-exec", "--truncate-output=false"];
     for (let round = 0; round < rounds; round++) {
       for (const c of cases) {
+        if (c.error) continue;
+        try {
+          measureRound(c, round);
+        } catch (err) {
+          // Recorded, not fatal: e.g. an older kpt that cannot read a Kptfile a newer kpt wrote.
+          c.error = String(err.message ?? err)
+            .split("\n")
+            .slice(0, 5)
+            .join(" ")
+            .replace(/\s+/g, " ");
+        }
+      }
+    }
+    function measureRound(c, round) {
+      {
         const ourFirst = round % 2 === 0;
-        const a = ourFirst ? runOnce(porchlight, c.ours, work) : undefined;
-        const k = withKpt ? runOnce(kpt, c.theirs, work) : undefined;
-        const b = a ?? runOnce(porchlight, c.ours, work);
+        const last = round === rounds - 1;
+        const oursOut = last ? path.join(work, "out-ours") : undefined;
+        const kptOut = last ? path.join(work, "out-kpt") : undefined;
+        const a = ourFirst ? runOnce(porchlight, c.ours, work, oursOut) : undefined;
+        const k = withKpt ? runOnce(kpt, c.ours, work, kptOut) : undefined;
+        const b = a ?? runOnce(porchlight, c.ours, work, oursOut);
         c.s.ms.push(b.ms);
+        c.s.cpu.push(b.cpuMs);
         c.s.rss.push(b.rssMiB);
         if (k) {
           c.s.kms.push(k.ms);
+          c.s.kcpu.push(k.cpuMs);
           c.s.krss.push(k.rssMiB);
           c.s.speedup.push(k.ms / b.ms);
+          c.s.cpuSpeedup.push(k.cpuMs / b.cpuMs);
         }
+        if (last && withKpt) c.differences = differingFiles(oursOut, kptOut);
       }
     }
     return cases.map((c) => ({
       name: c.p.name,
       resources: c.p.resources,
-      porchlight: { ms: summary(c.s.ms), rssMiB: summary(c.s.rss) },
-      kpt: withKpt ? { ms: summary(c.s.kms), rssMiB: summary(c.s.krss) } : undefined,
+      porchlight: { ms: summary(c.s.ms), cpuMs: summary(c.s.cpu), rssMiB: summary(c.s.rss) },
+      kpt: withKpt
+        ? { ms: summary(c.s.kms), cpuMs: summary(c.s.kcpu), rssMiB: summary(c.s.krss) }
+        : undefined,
       speedup: withKpt ? summary(c.s.speedup) : undefined,
+      cpuSpeedup: withKpt ? summary(c.s.cpuSpeedup) : undefined,
+      differences: c.differences,
+      error: c.error,
     }));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+function listFiles(root) {
+  const out = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(path.relative(root, full));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** The files whose bytes differ between two rendered trees (or that only one has). */
+function differingFiles(a, b) {
+  const files = [...new Set([...listFiles(a), ...listFiles(b)])].sort();
+  return files.filter((f) => {
+    const x = path.join(a, f);
+    const y = path.join(b, f);
+    return !existsSync(x) || !existsSync(y) || !readFileSync(x).equals(readFileSync(y));
+  });
 }

@@ -1,19 +1,18 @@
-// In-process render vs the parse+serialise floor: the time `renderPackage` takes on a package against
-// the time the `yaml` package takes to parse every resource file of it and serialise every document
+// In-process render vs the parse+print floor: the time `renderPackage` takes on a package against
+// the time our YAML layer (src/yaml) takes to read every resource file of it and write every document
 // again, measured side by side (interleaved rounds, steady state: no forced collection).
 import { performance } from "node:perf_hooks";
-import { parseAllDocuments } from "yaml";
 import { isResourceFile } from "./packages.js";
 import { summary } from "./stats.js";
 
 const decoder = new TextDecoder();
 
-/** The floor: read every resource file once with `yaml` and write every document back. */
-function floor(files) {
+/** The floor: read every resource file once with our YAML layer and write it back. */
+function floor(files, yaml) {
   let chars = 0;
   for (const [p, bytes] of files) {
     if (!isResourceFile(p)) continue;
-    for (const doc of parseAllDocuments(decoder.decode(bytes))) chars += doc.toString().length;
+    chars += yaml.printYamlStream(yaml.readYamlStream(decoder.decode(bytes))).length;
   }
   return chars;
 }
@@ -34,7 +33,7 @@ async function timed(fn, reps) {
  * Measures each package: `{name, render, floor, ratio}` (summaries in ms; ratio = render / floor of
  * the same round). Small packages are repeated within a sample so a sample lasts at least ~20 ms.
  */
-export async function measureInProcess({ packages, rounds, renderPackage, runtime }) {
+export async function measureInProcess({ packages, rounds, renderPackage, runtime, yaml }) {
   const cases = [];
   for (const p of packages) {
     const render = async () => {
@@ -46,7 +45,7 @@ export async function measureInProcess({ packages, rounds, renderPackage, runtim
       });
       if (!result.ok) throw new Error(`bench: ${p.name} failed to render: ${result.error}`);
     };
-    await timed(() => floor(p.files), 2);
+    await timed(() => floor(p.files, yaml), 2);
     const warm = Math.max(await timed(render, 1), await timed(render, 1), 0.01);
     const reps = Math.max(1, Math.min(200, Math.ceil(20 / warm)));
     cases.push({
@@ -65,7 +64,7 @@ export async function measureInProcess({ packages, rounds, renderPackage, runtim
       const t = {};
       for (const which of order) {
         t[which] =
-          which === "floor" ? await timed(() => floor(c.files), c.reps) : await timed(c.render, c.reps);
+          which === "floor" ? await timed(() => floor(c.files, yaml), c.reps) : await timed(c.render, c.reps);
       }
       c.samples.render.push(t.render);
       c.samples.floor.push(t.floor);

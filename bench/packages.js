@@ -107,17 +107,49 @@ function readTree(root) {
   return files;
 }
 
-/** Builtin-renderable real packages (`{name, files}`), or undefined when ../shared is not beside the checkout. */
-export function realPackages(sharedDir) {
+/**
+ * Real packages (`{name, files, builtinRenderable, hasPipeline}`), the builtin-renderable ones only
+ * unless `all`, or undefined when ../shared is not beside the checkout. Packages listed twice once.
+ */
+export function realPackages(sharedDir, all = false) {
   const dir = path.join(sharedDir, "real-packages");
   if (!existsSync(path.join(dir, "manifest.json"))) return undefined;
   const manifest = JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8"));
+  const seen = new Set();
   return manifest
-    .filter((p) => p.builtinRenderable)
-    .map((p) => ({
-      name: `${p.repo}/${p.path}`,
-      files: readTree(path.join(dir, p.repo.replace("/", "__"), p.path)),
-    }));
+    .filter(
+      (p) =>
+        (all || p.builtinRenderable) && !seen.has(`${p.repo}/${p.path}`) && seen.add(`${p.repo}/${p.path}`),
+    )
+    .map((p) => {
+      const files = readTree(path.join(dir, p.repo.replace("/", "__"), p.path));
+      return {
+        name: `${p.repo}/${p.path}`,
+        files,
+        builtinRenderable: p.builtinRenderable,
+        hasPipeline: hasPipeline(files),
+      };
+    });
+}
+
+/** Whether any Kptfile of a package has a pipeline step. */
+export function hasPipeline(files) {
+  for (const [p, bytes] of files) {
+    if (p !== "Kptfile" && !p.endsWith("/Kptfile")) continue;
+    const doc = parseDocument(Buffer.from(bytes).toString("utf8"));
+    for (const kind of ["mutators", "validators"]) {
+      const steps = doc.getIn(["pipeline", kind]);
+      if (steps && Array.isArray(steps.items) && steps.items.length > 0) return true;
+    }
+  }
+  return false;
+}
+
+/** Bytes of YAML a package holds (its resource files). */
+export function yamlBytes(files) {
+  let bytes = 0;
+  for (const [p, b] of files) if (isResourceFile(p)) bytes += b.length;
+  return bytes;
 }
 
 /** Total bytes and the number of YAML files of a package. */

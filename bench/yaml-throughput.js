@@ -73,12 +73,13 @@ async function pass(which) {
   return size / ((performance.now() - start) / 1000);
 }
 
-async function main() {
-  if (process.argv[2] === "--cold") {
-    process.stdout.write(JSON.stringify(await pass(process.argv[3])));
-    return;
-  }
-  const rounds = Number(process.argv[2] ?? 7);
+/**
+ * Warm and cold MB/s of each layer over every real package's resource files: `{ours, yaml, json}`,
+ * each `{warm, cold, MB}` (summaries of MB/s: warm over `rounds` - 1 passes after one, cold over three
+ * fresh processes).
+ */
+export async function measureThroughput(rounds = 7) {
+  const { summary } = await import("./stats.js");
   const texts = realFiles();
   const fns = await layers();
   const json = await jsonTexts(texts);
@@ -97,16 +98,26 @@ async function main() {
       }
     }
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const result = {};
-  for (const which of ["ours", "yaml", "json"]) {
-    result[which] = {
-      warmMBps: Number(median(warm[which].slice(1)).toFixed(1)),
-      coldMBps: Number(median(cold[which]).toFixed(1)),
-      MB: Number(sizes[which].toFixed(2)),
-    };
+  for (const which of ["ours", "yaml", "json"])
+    result[which] = { warm: summary(warm[which].slice(1)), cold: summary(cold[which]), MB: sizes[which] };
+  return result;
+}
+
+async function main() {
+  if (process.argv[2] === "--cold") {
+    process.stdout.write(JSON.stringify(await pass(process.argv[3])));
+    return;
   }
-  console.log(JSON.stringify(result, null, 2));
+  const result = await measureThroughput(Number(process.argv[2] ?? 7));
+  const out = {};
+  for (const [which, r] of Object.entries(result))
+    out[which] = {
+      warmMBps: Number(r.warm.median.toFixed(1)),
+      coldMBps: Number(r.cold.median.toFixed(1)),
+      MB: Number(r.MB.toFixed(2)),
+    };
+  console.log(JSON.stringify(out, null, 2));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
