@@ -18,8 +18,8 @@
 
 import type { RepoRef } from "../github/port.js";
 import { createRestPort, parseRepoSlug, type RestClientEnv } from "../github/rest-client.js";
-import { DELETED_PREFIX, DELETION_PROPOSED_PREFIX } from "../github/revision-source.js";
-import { formatDraftBranch } from "../lifecycle/revision-naming.js";
+import { DELETION_PROPOSED_PREFIX } from "../github/revision-source.js";
+import { deletedRevisionBranches, formatDraftBranch } from "../lifecycle/revision-naming.js";
 import { initFiles } from "../pkg/init-files.js";
 import { commandAt } from "./commands.js";
 import { type FlagSpec, parseFlags } from "./flags.js";
@@ -86,6 +86,9 @@ async function init(ctx: Ctx): Promise<void> {
   const repository = await ctx.port.readRepository({ repo });
   const base = await ctx.port.readBranchHead({ repo, branch: repository.defaultBranch });
   if (!base) throw new VerbError(`the default branch ${repository.defaultBranch} does not exist`);
+  // As Porch's init: a new package only (its Kptfile would replace the existing one's on approve).
+  if (await ctx.port.readFile({ repo, path: `${pkg}/Kptfile`, ref: base }))
+    throw new VerbError(`${pkg} already exists in ${repo.owner}/${repo.repo}: copy it instead`);
   const created = await ctx.port.createBranch({ repo, branch, sha: base });
   if (created.kind === "exists") throw new VerbError(`branch ${branch} already exists`);
   const name = pkg.split("/").at(-1) ?? pkg;
@@ -191,6 +194,22 @@ async function proposeDelete(ctx: Ctx, r: LocatedRevision): Promise<void> {
   ctx.out(`${r.name} proposed for deletion\n`);
 }
 
+/**
+ * Creates the branch that keeps a deleted revision's commit reachable and returns its name:
+ * `deleted/<tag>`, or `deleted/<tag>-<sha12>` when the first keeps another commit (the number was
+ * published again after a deletion). Throws VerbError when neither can keep `sha` (the tag stays).
+ */
+async function keepDeletedCommit(ctx: Ctx, repo: RepoRef, tag: string, sha: string): Promise<string> {
+  for (const branch of deletedRevisionBranches(tag, sha)) {
+    if ((await ctx.port.createBranch({ repo, branch, sha })).kind === "created") return branch;
+    const existing = await ctx.port.listBranches({ repo, prefix: branch });
+    if (existing.some((b) => b.name === branch && b.sha === sha)) return branch;
+  }
+  throw new VerbError(
+    `cannot keep ${sha} reachable: deleted/${tag} and its alternative exist at other commits`,
+  );
+}
+
 async function del(ctx: Ctx, r: LocatedRevision): Promise<void> {
   if (r.lifecycle === "Draft" || r.lifecycle === "Proposed") {
     const pull = await openPull(ctx, r);
@@ -205,15 +224,15 @@ async function del(ctx: Ctx, r: LocatedRevision): Promise<void> {
   if (!ctx.port.deleteTag) throw new VerbError("this GitHub client cannot delete tags");
   const tag = tagOf(r);
   // Nothing is lost: the revision's commit stays reachable from deleted/<tag> before the tag goes.
-  await ctx.port.createBranch({ repo: r.repo, branch: `${DELETED_PREFIX}${tag}`, sha: r.sha });
+  const kept = await keepDeletedCommit(ctx, r.repo, tag, r.sha);
   await ctx.port.deleteTag({ repo: r.repo, name: tag });
   await ctx.port.deleteBranch({ repo: r.repo, branch: `${DELETION_PROPOSED_PREFIX}${tag}` });
   await closeDeletionIssue(
     ctx,
     r,
-    `Deleted (\`porchlight rpkg del\`): the tag \`${tag}\` is gone; its commit ${r.sha} is kept at branch \`${DELETED_PREFIX}${tag}\`.`,
+    `Deleted (\`porchlight rpkg del\`): the tag \`${tag}\` is gone; its commit ${r.sha} is kept at branch \`${kept}\`.`,
   );
-  ctx.out(`${r.name} deleted (its commit ${r.sha.slice(0, 7)} is kept at branch ${DELETED_PREFIX}${tag})\n`);
+  ctx.out(`${r.name} deleted (its commit ${r.sha.slice(0, 7)} is kept at branch ${kept})\n`);
 }
 
 const ON_REVISION = { propose, approve, reject, "propose-delete": proposeDelete, del } as const;

@@ -52,8 +52,6 @@ export interface RevisionRefs {
 
 /** Branch prefix marking a Published revision proposed for deletion: `deletion-proposed/<pkg>/v<N>`. */
 export const DELETION_PROPOSED_PREFIX = "deletion-proposed/";
-/** Branch prefix keeping a deleted revision's commit reachable: `deleted/<pkg>/v<N>`. */
-export const DELETED_PREFIX = "deleted/";
 
 /** Reads branches under `draftPrefix`, all tags, pull requests into the default branch and its tree. */
 export async function readRevisionRefs(

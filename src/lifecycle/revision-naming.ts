@@ -276,3 +276,22 @@ export const UPGRADE_WORKSPACE = "upstream-upgrade";
 export function isUpgradeDraft(branch: string, config: { draftBranchPrefix: string }): boolean {
   return parseDraftBranch(branch, { draftPrefix: config.draftBranchPrefix })?.workspace === UPGRADE_WORKSPACE;
 }
+
+/** Branch prefix keeping a deleted revision's commit reachable (`rpkg del`). */
+export const DELETED_REVISION_PREFIX = "deleted/";
+
+/**
+ * The branches that may keep deleted revision `tag`'s commit `sha`, in the order `rpkg del` tries them:
+ * `deleted/<tag>`, then `deleted/<tag>-<sha12>` when a deleted revision of the same number (published
+ * again after a deletion) is kept at the first.
+ */
+export function deletedRevisionBranches(tag: string, sha: string): [string, string] {
+  return [`${DELETED_REVISION_PREFIX}${tag}`, `${DELETED_REVISION_PREFIX}${tag}-${sha.slice(0, 12)}`];
+}
+
+/** Whether branch `name` keeps a deleted revision of `packagePath` (`deleted/<pkg>/v<N>[-<sha12>]`). */
+export function isDeletedRevisionBranch(name: string, packagePath: string): boolean {
+  if (!name.startsWith(DELETED_REVISION_PREFIX)) return false;
+  const tag = name.slice(DELETED_REVISION_PREFIX.length).replace(/-[0-9a-f]{12}$/, "");
+  return parseRevisionTag(tag)?.packagePath === packagePath;
+}

@@ -79,6 +79,7 @@ export type PublishedLine =
   | { kind: "published"; name: string; tag: string; revision: number; objectName: string }
   | { kind: "already-published"; name: string; tag: string }
   | { kind: "tag-exists"; name: string; tag: string; existingSha?: string | undefined }
+  | { kind: "deleted"; name: string; branch: string }
   | { kind: "refused"; name: string; problems: string[] };
 
 /** The publish comment: what was published (or why not), and what happened to the draft branch. */
@@ -107,6 +108,10 @@ export function publishComment(options: {
       );
     } else if (r.kind === "already-published") {
       lines.push(`- ${pkg} was already published as \`${r.tag}\` at this merge commit`);
+    } else if (r.kind === "deleted") {
+      lines.push(
+        `- ${pkg}: its revision at this merge commit was deleted (\`porchlight rpkg del\`; the commit is kept at branch \`${r.branch}\`) and is not published again`,
+      );
     } else {
       lines.push(
         `- ${pkg}: ⚠️ tag \`${r.tag}\` already exists${r.existingSha ? ` at \`${short(r.existingSha)}\`` : ""} and was **not moved** — a published revision is immutable. Publish this content as a new revision from a new draft workspace.`,

@@ -251,6 +251,25 @@ describe.skipIf(!fakeGitHubAvailable)("Porch's verbs against the fake GitHub", (
     expect(await tagSha("app/v1")).toBeUndefined();
     expect(await head("catalog", "deleted/app/v1")).toBe(sha);
     expect(await gh.gitShow("acme", "catalog", "deleted/app/v1", "app/Kptfile")).toContain("name: app");
+
+    // The package exists: init refuses (its fresh Kptfile would replace the pipeline on approve).
+    const reinit = await porchlight("rpkg", "init", "app", "--repo", "acme/catalog", "--workspace", "again");
+    expect(reinit.code).toBe(1);
+    expect(reinit.stderr).toContain("app already exists in acme/catalog");
+    // Revision 1 published again at another commit, then deleted: kept beside the first, not lost.
+    await gh.pushFiles("acme", "catalog", "main", { "app/extra.yaml": "a: 1\n" }, "edit");
+    const again = await head("catalog", "main");
+    expect(again).not.toBe(sha);
+    await gh.request("POST", "/repos/acme/catalog/git/refs", { ref: "refs/tags/app/v1", sha: again });
+    expect(
+      (await porchlight("rpkg", "propose-delete", "catalog.app.v1", "--repo", "acme/catalog")).code,
+    ).toBe(0);
+    const second = await porchlight("rpkg", "del", "catalog.app.v1", "--repo", "acme/catalog");
+    expect(second.code).toBe(0);
+    const keptAt = `deleted/app/v1-${again.slice(0, 12)}`;
+    expect(second.stdout).toContain(keptAt);
+    expect(await head("catalog", keptAt)).toBe(again);
+    expect(await head("catalog", "deleted/app/v1")).toBe(sha);
   }, 120_000);
 
   it("clone from a git URL, pull as a ResourceList, push only to a Draft, a NAME two repositories hold is refused", async () => {

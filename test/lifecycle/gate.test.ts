@@ -115,6 +115,30 @@ describe("merge gate", () => {
     fake.assertClean();
   });
 
+  it("never publishes again a revision that was deleted, when its merge is redelivered", async () => {
+    const { fake, probot } = await setup();
+    await draftPush(probot, fake, "drafts/apps/web/ws", {
+      "apps/web/Kptfile": kptfile("web"),
+      "apps/web/cm.yaml": deployment("web"),
+    });
+    const pull = fake.openPull("drafts/apps/web/ws");
+    const merge = fake.merge(pull.number);
+    await probot.receive(pullRequestEvent(fake, pull, "closed"));
+    expect(fake.tags.get("apps/web/v1")).toBe(merge);
+
+    // rpkg del: the commit is kept at deleted/apps/web/v1, the tag is gone.
+    fake.heads.set("deleted/apps/web/v1", merge);
+    fake.tags.delete("apps/web/v1");
+    await probot.receive(pullRequestEvent(fake, pull, "closed"));
+    expect([...fake.tags]).toEqual([]);
+    const comment = fake.comments.find(
+      (c) => c.issue === pull.number && c.body.includes("porchlight:publish"),
+    );
+    expect(comment?.body).toContain("was deleted");
+    expect(comment?.body).toContain("deleted/apps/web/v1");
+    expect(comment?.body).toContain("### ⛔ Not published");
+  });
+
   it("handles package paths with slashes and workspaces that already are revisions, never moving a tag", async () => {
     const { fake, probot } = await setup();
     const files = { "team/apps/web/Kptfile": kptfile("web"), "team/apps/web/cm.yaml": deployment("web") };

@@ -28,7 +28,9 @@ import { evaluateMergeGate } from "../merge-gate.js";
 import { renderPackagesAtSha } from "../render-at-sha.js";
 import { directoryOf } from "../revision-list.js";
 import {
+  DELETED_REVISION_PREFIX,
   formatRevisionTag,
+  isDeletedRevisionBranch,
   nextRevision,
   packageName,
   parseDraftBranch,
@@ -44,6 +46,8 @@ export type PackagePublication =
   | { packagePath: string; kind: "published"; tag: string; revision: number }
   | { packagePath: string; kind: "already-published"; tag: string; revision: number }
   | { packagePath: string; kind: "tag-exists"; tag: string; revision: number; existingSha?: string }
+  /** The revision at this merge commit was published and then deleted (`rpkg del`): never published again. */
+  | { packagePath: string; kind: "deleted"; branch: string }
   | { packagePath: string; kind: "refused"; problems: string[] };
 
 /** What happened. */
@@ -74,6 +78,11 @@ async function publishPackage(options: {
 }): Promise<PackagePublication> {
   const { repo, mergeCommitSha, packagePath, port, workspace } = options;
   const explicit = workspaceRevision(workspace) !== undefined;
+  // A redelivered merge of a revision that was deleted since: deleted stays deleted.
+  const deleted = (
+    await port.listBranches({ repo, prefix: `${DELETED_REVISION_PREFIX}${packagePath}/` })
+  ).find((b) => b.sha === mergeCommitSha && isDeletedRevisionBranch(b.name, packagePath));
+  if (deleted) return { packagePath, kind: "deleted", branch: deleted.name };
   let taken = 0;
   for (let attempt = 1; ; attempt++) {
     const tags = (await port.listTags({ repo, prefix: `${packagePath}/` })).filter(
@@ -128,6 +137,7 @@ function publishedLines(options: {
     if (r.kind === "refused") return { kind: "refused", name, problems: r.problems };
     if (r.kind === "already-published") return { kind: "already-published", name, tag: r.tag };
     if (r.kind === "tag-exists") return { kind: "tag-exists", name, tag: r.tag, existingSha: r.existingSha };
+    if (r.kind === "deleted") return { kind: "deleted", name, branch: r.branch };
     // Named as `porchlight rpkg get` lists the tag (the tag does not record the workspace).
     const objectName = revisionObjectName({
       repository: options.repository,
@@ -247,7 +257,7 @@ async function publishMerged(input: PullRequestInput, deps: PublishDeps): Promis
   }
   for (const r of results)
     deps.log.info(
-      `publish ${repo.owner}/${repo.repo}#${pull.number}: ${r.packagePath} ${r.kind} ${"tag" in r ? r.tag : ""}`,
+      `publish ${repo.owner}/${repo.repo}#${pull.number}: ${r.packagePath} ${r.kind} ${"tag" in r ? r.tag : "branch" in r ? r.branch : ""}`,
     );
   // A draft that was not published (refused, or its tag already exists) stays: it is where the fix goes.
   const branchDeleted = deletesBranch({ ...config, sameRepository: input.sameRepository, results })
