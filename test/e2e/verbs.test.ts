@@ -258,7 +258,7 @@ describe.skipIf(!fakeGitHubAvailable)("Porch's verbs against the fake GitHub", (
     expect(reinit.stderr).toContain("app already exists in acme/catalog");
     // Revision 1 published again at another commit, then deleted: kept beside the first, not lost.
     await gh.pushFiles("acme", "catalog", "main", { "app/extra.yaml": "a: 1\n" }, "edit");
-    const again = await head("catalog", "main");
+    const again = (await head("catalog", "main")) ?? "";
     expect(again).not.toBe(sha);
     await gh.request("POST", "/repos/acme/catalog/git/refs", { ref: "refs/tags/app/v1", sha: again });
     expect(
