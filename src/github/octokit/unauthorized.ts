@@ -3,7 +3,8 @@
  * the cached token expired early or was revoked and re-minted, or clocks disagree. Octokit's app auth
  * retries only within 5 s of minting and otherwise keeps the cached token until its hour is up, so
  * every request would fail for up to an hour. Here a 401 drops the cached token (so the request, sent
- * again after a backoff, mints a new one) ({@link UNAUTHORIZED_RETRY_MS}); a 401 that outlasts them is thrown as
+ * again after a backoff, mints a new one) ({@link UNAUTHORIZED_RETRY_MS}); minting answered 401 (the app's
+ * JWT refused, e.g. clock skew) is retried alike; a 401 that outlasts them is thrown as
  * GitHub being unavailable (the job is retried with the queue's backoff, minting again). When minting
  * itself says the installation is gone (404, or 403 suspended), or GitHub answers 403 "suspended", an
  * {@link InstallationGoneError} ends the job without a retry.
@@ -64,8 +65,8 @@ export function retryUnauthorized<T extends Octokit>(
       } catch (error) {
         const gone = goneError(installationId, error);
         if (gone) throw gone;
-        if ((error as HttpErrorLike).status !== 401 || MINT.test((error as HttpErrorLike).request?.url ?? ""))
-          throw error;
+        // A 401 on minting too: the app's JWT refused while clocks disagree, as GitHub documents.
+        if ((error as HttpErrorLike).status !== 401) throw error;
         const delay = delays[retry];
         if (delay === undefined)
           throw new GitHubError({
