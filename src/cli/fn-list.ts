@@ -6,6 +6,7 @@
 import { DEFAULT_REGISTRY } from "../engine/image.js";
 import { BUILTIN_LOADERS } from "../runtimes/builtin/registry.js";
 import { UsageError } from "./commands.js";
+import { columns } from "./table.js";
 
 /** One row of the list. */
 export interface BuiltinInfo {
@@ -26,20 +27,6 @@ export async function builtinList(): Promise<BuiltinInfo[]> {
   return list.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Formats rows as a table with columns separated by at least three spaces. */
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + 3)))
-        .join("")
-        .trimEnd(),
-    )
-    .join("\n")
-    .concat("\n");
-}
-
 /** Runs `porchlight fn list [-o json]`; resolves to the exit code. */
 export async function run(argv: string[]): Promise<number> {
   const json =
@@ -51,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   process.stdout.write(
-    table([["NAME", "CATALOG IMAGE", "FOLLOWS"], ...list.map((f) => [f.name, f.image, f.catalogVersion])]),
+    columns([["NAME", "CATALOG IMAGE", "FOLLOWS"], ...list.map((f) => [f.name, f.image, f.catalogVersion])]),
   );
   return 0;
 }

@@ -13,6 +13,7 @@ import type { CliIo } from "./cli-io.js";
 import { UsageError } from "./commands.js";
 import { parseFlags } from "./flags.js";
 import { reachableRepositories, webBaseOf } from "./rpkg-context.js";
+import { columns } from "./table.js";
 
 /** One repository as `repo get` shows it. */
 export interface RepositoryRow {
@@ -64,16 +65,7 @@ function table(rows: RepositoryRow[]): string {
     r.ready ? "True" : "False",
     r.address,
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  return [header, ...cells]
-    .map((line) =>
-      line
-        .map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]! + 3)))
-        .join("")
-        .trimEnd(),
-    )
-    .join("\n")
-    .concat("\n");
+  return columns([header, ...cells]);
 }
 
 /** Porch `Repository` objects (`config.porch.kpt.dev/v1alpha1`) in a kubectl `List`. */

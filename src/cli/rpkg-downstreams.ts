@@ -18,6 +18,7 @@ import { OWNER_ANNOTATION, repoKey } from "../lifecycle/upstream-source.js";
 import { mermaidGraph, revisionNote, revisionState } from "../report/mermaid.js";
 import type { CliIo } from "./cli-io.js";
 import { commandAt } from "./commands.js";
+import { columns } from "./table.js";
 
 const USAGE = commandAt("rpkg get")?.usage ?? "";
 
@@ -42,15 +43,7 @@ export function formatDownstreams(rows: readonly DownstreamRow[]): string {
     r.latest !== undefined && r.revision !== undefined ? String(Math.max(0, r.latest - r.revision)) : "-",
     r.variant ?? "-",
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  return `${[header, ...cells]
-    .map((line) =>
-      line
-        .map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i] + 3)))
-        .join("")
-        .trimEnd(),
-    )
-    .join("\n")}\n`;
+  return columns([header, ...cells]);
 }
 
 /** The rows as a Mermaid flowchart: each upstream package (with its latest revision) to its downstreams. */

@@ -25,6 +25,7 @@ import type { CliIo } from "./cli-io.js";
 import { commandAt, UsageError } from "./commands.js";
 import { reachableRepositories, webBaseOf } from "./rpkg-context.js";
 import { listRepoRevisions } from "./rpkg-revisions.js";
+import { columns } from "./table.js";
 
 const USAGE = commandAt("rpkg get")?.usage ?? "";
 
@@ -40,16 +41,7 @@ export function formatTable(rows: PackageRevisionInfo[]): string {
     r.lifecycle,
     r.repository,
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  return [header, ...cells]
-    .map((line) =>
-      line
-        .map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]! + 3)))
-        .join("")
-        .trimEnd(),
-    )
-    .join("\n")
-    .concat("\n");
+  return columns([header, ...cells]);
 }
 
 /**
