@@ -94,6 +94,8 @@ export class GitHubUpstreamFetcher implements UpstreamFetcher {
     const repo: RepoRef = { owner: upstream.owner, repo: upstream.name };
     const access = await this.options.access?.(repo);
     if (access && !access.allowed) throw new UpstreamBlockedError(access.reason);
+    if (spec.directory.split("/").some((segment) => segment === ".." || segment === "."))
+      throw new Error(`upstream directory ${JSON.stringify(spec.directory)} has dot segments`);
     const dir = packageOfDirectory(spec.directory);
     const candidates = dir === "" ? [spec.ref] : [`${dir}/${spec.ref}`, spec.ref];
     let ref = spec.ref;
@@ -109,6 +111,11 @@ export class GitHubUpstreamFetcher implements UpstreamFetcher {
     if (!commit && /^[0-9a-f]{40}$/.test(spec.ref)) commit = spec.ref;
     if (!commit) throw new Error(`unknown ref ${JSON.stringify(spec.ref)} in ${repo.owner}/${repo.repo}`);
     const { files } = await readPackageFiles({ port, repo, sha: commit, dir });
+    // As kpt's git fetcher: a directory the upstream does not have is not a package to get.
+    if (dir !== "" && files.size === 0)
+      throw new Error(
+        `path ${JSON.stringify(spec.directory)} does not exist in ${repo.owner}/${repo.repo} at ${ref}`,
+      );
     return { files, ref, commit };
   }
 }

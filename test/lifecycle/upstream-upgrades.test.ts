@@ -357,6 +357,24 @@ describe("upgrade pull requests", () => {
     expect(queue.jobs).toContainEqual({ kind: "upstream", installationId: 1, repo, task: { type: "index" } });
   });
 
+  it("getting a directory the upstream does not have, or one with dot segments, fails naming it (as kpt's fetcher)", async () => {
+    const h = upstreamHarness();
+    const blueprints = h.inst.add("org/blueprints", {
+      "base/Kptfile": KPTFILE,
+      "base/deploy.yaml": deploy("a", 1),
+    });
+    blueprints.tags.set("base/v1", blueprints.heads.get("main")!);
+    const get = (dir: string) =>
+      h.clone({ url: "https://github.com/org/blueprints.git", dir, ref: "main", name: "x", prefix: "x" });
+    await expect(get("nosuchdir")).rejects.toThrow(
+      'path "/nosuchdir" does not exist in org/blueprints at main',
+    );
+    await expect(get("../deploy/app")).rejects.toThrow(
+      'upstream directory "/../deploy/app" has dot segments',
+    );
+    expect(Object.keys(await get("base")).sort()).toEqual(["x/Kptfile", "x/deploy.yaml"]);
+  });
+
   it("an upstream outside the installation (a public repository) is checked on each reconciliation pass", async () => {
     const h = upstreamHarness();
     const catalog = h.inst.add(
