@@ -81,6 +81,7 @@ function portsOf(
 function runtimeOf(settings: OperatorSettings, server: ServerSettings | undefined) {
   return createDefaultRuntime({
     allowExec: settings.allowExec,
+    confineExec: true,
     useContainers: settings.allowContainers,
     ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
     ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),

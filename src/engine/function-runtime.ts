@@ -32,6 +32,17 @@ export interface FunctionRunRequest {
    * process's). The engine never decides it.
    */
   cwd?: string;
+  /**
+   * Where the step is written, for messages: the Kptfile's path from the render root (`Kptfile`,
+   * `sub/Kptfile`) and the step's field (`pipeline.mutators[0]`). The engine sets it for render steps.
+   */
+  origin?: StepOrigin;
+}
+
+/** A pipeline step's place: its Kptfile (path from the package root) and field. */
+export interface StepOrigin {
+  kptfile: string;
+  field: string;
 }
 
 /**

@@ -25,8 +25,8 @@ import { type DocumentShape, documentShape } from "../krm/resource-shape.js";
 import { foldReturnedResourceComment } from "../krm/yaml-io.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
-import type { PipelineStep } from "./function-config.js";
-import type { FunctionRunOutcome, FunctionRuntime } from "./function-runtime.js";
+import { type PipelineStep, stepField } from "./function-config.js";
+import type { FunctionRunOutcome, FunctionRuntime, StepOrigin } from "./function-runtime.js";
 import { normalizeImage } from "./image.js";
 import { defaultPath } from "./output.js";
 import { isSelected } from "./selectors.js";
@@ -88,6 +88,10 @@ function noRuntime(step: PipelineStep): FunctionRunOutcome {
   };
 }
 
+function stepOrigin(pkg: string, step: PipelineStep): StepOrigin {
+  return { kptfile: pkg === "" ? "Kptfile" : `${pkg}/Kptfile`, field: stepField(step) };
+}
+
 /** Calls the runtime; a throwing runtime or a malformed output becomes an execution error. */
 async function invoke(
   options: RunStepOptions,
@@ -104,6 +108,7 @@ async function invoke(
           : { exec: step.fn.exec },
         input: { items, functionConfig, results: [] },
         cwd: options.cwd,
+        ...(options.packagePaths ? { origin: stepOrigin(options.pkg, step) } : {}),
       })) ?? noRuntime(step);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -18,6 +18,11 @@ import type { FunctionRuntime } from "./runtime.js";
 export interface DefaultRuntimeOptions {
   /** kpt's `--allow-exec`: whether `exec:` functions may run. */
   allowExec: boolean;
+  /**
+   * The app's rule for `exec:` paths (`exec/confine.ts`): relative paths name package files and are
+   * refused; default false (the CLI's, kpt's: relative to the working directory).
+   */
+  confineExec?: boolean;
   /** Timeout per exec function run, in milliseconds (default 60 000). */
   execTimeoutMs?: number;
   /** Working directory of `exec:` functions when a render gives none (default: the process's). */
@@ -50,7 +55,12 @@ export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRu
   });
   const runtimes: FunctionRuntime[] = [
     builtin,
-    createExecRuntime({ allow: options.allowExec, timeoutMs: options.execTimeoutMs, cwd: options.cwd }),
+    createExecRuntime({
+      allow: options.allowExec,
+      confine: options.confineExec,
+      timeoutMs: options.execTimeoutMs,
+      cwd: options.cwd,
+    }),
   ];
   const runner = options.functionRunner;
   const remote = runner ? createFunctionRunnerRuntime(runner) : undefined;

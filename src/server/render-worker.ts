@@ -14,6 +14,8 @@ import type { WorkerReply, WorkerRequest, WorkerSettings } from "./render-pool.j
 const settings = workerData as WorkerSettings;
 const runtimeOptions: DefaultRuntimeOptions = {
   allowExec: settings.allowExec,
+  // The app's rule for exec paths: a relative one names a package file and is refused.
+  confineExec: true,
   useContainers: settings.allowContainers,
   starlarkMaxSteps: settings.starlarkMaxSteps,
   starlark: settings.starlark,

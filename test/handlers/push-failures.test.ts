@@ -201,3 +201,22 @@ describe("exec functions", () => {
     expect(check.output.annotations).toBeUndefined();
   });
 });
+
+describe("exec paths in the app", () => {
+  it("a relative path is refused naming the Kptfile and step, not run from the server's working directory", async () => {
+    // `./bin/porchlight.js` is an executable of the server's own checkout (its working directory here).
+    const pkg = files(["mutators:", "  - exec: ./bin/porchlight.js render"]);
+    const gh = reads(pkg);
+    gh.commit(RENDERED).createCheckRun();
+    const probot = await createTestProbot({ allowExec: true });
+
+    await probot.receive(push());
+
+    gh.assertDone();
+    const check = gh.bodies("POST", "/check-runs")[0] as CheckBody;
+    expect(check.conclusion).toBe("failure");
+    expect(check.output.summary).toContain(
+      'Kptfile Kptfile pipeline.mutators[0]: exec "./bin/porchlight.js render": the path "./bin/porchlight.js" names a file of the package',
+    );
+  });
+});

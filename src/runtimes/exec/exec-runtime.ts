@@ -3,6 +3,7 @@
  * needs `--allow-exec`). The ResourceList goes to stdin as YAML; the ResourceList on stdout comes back.
  */
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import { confinedExecutableProblem } from "./confine.js";
 import { runProcess } from "./run-process.js";
 import { splitCommand } from "./split-command.js";
 import { decodeResourceList, encodeResourceList } from "./wire.js";
@@ -14,6 +15,12 @@ export const EXEC_NOT_ALLOWED = "must run with `--allow-exec` option to allow ru
 export interface ExecRuntimeOptions {
   /** Whether `exec:` functions may run at all (kpt's `--allow-exec`). */
   allow: boolean;
+  /**
+   * The app's rule (`confine.ts`): a relative executable path names a file of the package and is
+   * refused with a result naming the Kptfile and step; only bare names and absolute paths run.
+   * Default false: the CLI's (kpt's) rule, a relative path resolves against the working directory.
+   */
+  confine?: boolean;
   /** Working directory for requests that give none (default: the process's current directory). */
   cwd?: string;
   /**
@@ -54,6 +61,8 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       }
       if (argv.length === 0) return { exitCode: 1, stderr: "", executionError: "exec command is empty" };
       const [file, ...args] = argv;
+      const refused = options.confine ? confinedExecutableProblem(file, command, request.origin) : undefined;
+      if (refused !== undefined) return { exitCode: 1, stderr: "", executionError: refused };
       const wire = encodeResourceList(request.input);
       const result = await runProcess(file, args, {
         cwd: request.cwd ?? options.cwd ?? process.cwd(),
