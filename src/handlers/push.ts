@@ -18,6 +18,11 @@ function changedPaths(
   return [...changed].sort();
 }
 
+/** The paths a push removed (over its commits), sorted. */
+function removedPaths(commits: readonly { removed?: string[] }[] | undefined) {
+  return [...new Set((commits ?? []).flatMap((c) => c.removed ?? []))].sort();
+}
+
 /** Builds the `push` handler. */
 export function createPushHandler(deps: HandlerDeps) {
   return async (context: Context<"push">): Promise<void> => {
@@ -32,6 +37,7 @@ export function createPushHandler(deps: HandlerDeps) {
           deleted: payload.deleted,
           defaultBranch: payload.repository.default_branch,
           changedPaths: changedPaths(payload.commits),
+          removedPaths: removedPaths(payload.commits),
         }),
       );
     }

@@ -2,8 +2,9 @@
  * The upstream → downstream hints of webhooks (thin, no GitHub call): a revision tag pushed
  * (`<package>/v<N>`, by porchlight's publish or a person) → its downstreams may need an upgrade; a
  * push to the default branch that changes YAML or a Kptfile → the repository's downstream index and
- * PackageVariants may need a look; a push to a draft branch → an app draft (upgrade or variant) may
- * need its report again; a pull request → its blast radius.
+ * PackageVariants may need a look, and a package whose Kptfile it removes (or a deleted revision
+ * tag) → its downstreams may need their upgrades ended; a push to a draft branch → an app draft
+ * (upgrade or variant) may need its report again; a pull request → its blast radius.
  */
 import type { RepoRef } from "../github/port.js";
 import type { UpstreamJob } from "../lifecycle/upstream-job.js";
@@ -17,18 +18,33 @@ export function upstreamPushJobs(options: {
   deleted: boolean;
   defaultBranch: string | undefined;
   changedPaths: readonly string[];
+  /** The paths the push removed (a subset of `changedPaths`). */
+  removedPaths?: readonly string[];
 }): UpstreamJob[] {
   const { from, ref } = options;
-  if (options.deleted) return [];
   const tag = REVISION_TAG.exec(ref);
-  if (tag) return [{ kind: "upstream", ...from, task: { type: "published", package: tag[1] } }];
+  if (tag) {
+    const type = options.deleted ? "deleted" : "published";
+    return [{ kind: "upstream", ...from, task: { type, package: tag[1] } }];
+  }
+  if (options.deleted) return [];
   if (!ref.startsWith("refs/heads/")) return [];
   const branch = ref.slice("refs/heads/".length);
   if (branch === options.defaultBranch) {
     const relevant = options.changedPaths.some(
       (p) => p === "Kptfile" || p.endsWith("/Kptfile") || p.endsWith(".yaml") || p.endsWith(".yml"),
     );
-    return relevant ? [{ kind: "upstream", ...from, task: { type: "index" } }] : [];
+    const removed = (options.removedPaths ?? [])
+      .filter((p) => p === "Kptfile" || p.endsWith("/Kptfile"))
+      .map((p) => p.slice(0, -"Kptfile".length).replace(/\/$/, ""));
+    return [
+      ...(relevant ? [{ kind: "upstream" as const, ...from, task: { type: "index" as const } }] : []),
+      ...removed.map((pkg) => ({
+        kind: "upstream" as const,
+        ...from,
+        task: { type: "deleted" as const, package: pkg },
+      })),
+    ];
   }
   const workspace = branch.slice(branch.lastIndexOf("/") + 1);
   if (workspace === "upstream-upgrade" || workspace.startsWith("variant-")) {

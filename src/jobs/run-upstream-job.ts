@@ -79,19 +79,25 @@ function toRepo(key: string): RepoRef {
 }
 
 /**
- * The newest published revision of a downstream's upstream package, or undefined when its repository
- * cannot be read (not granted, deleted, GitHub refusing): that upstream is skipped and logged, and the
- * pass goes on with the others. An outage (5xx, rate limit) still fails the job, to be retried.
+ * The newest published revision of a downstream's upstream package (`none`: it has none), or undefined
+ * when its repository cannot be read (not granted, deleted, GitHub refusing): that upstream is skipped
+ * and logged, and the pass goes on with the others. An outage (5xx, rate limit) still fails the job.
  */
-async function newestRevision(port: UpstreamPort, e: DownstreamEntry, log: LifecycleDeps["log"]) {
+async function newestRevision(
+  port: UpstreamPort,
+  e: DownstreamEntry,
+  log: LifecycleDeps["log"],
+): Promise<number | "none" | undefined> {
   try {
     const tags = await port.listTags({
       repo: toRepo(e.upstream.repo),
       prefix: e.upstream.package ? `${e.upstream.package}/v` : "v",
     });
-    return latestRevision(
-      tags.map((t) => t.name),
-      e.upstream.package,
+    return (
+      latestRevision(
+        tags.map((t) => t.name),
+        e.upstream.package,
+      ) ?? "none"
     );
   } catch (error) {
     if (isGitHubOutage(error)) throw error;
@@ -115,7 +121,8 @@ export async function runUpstreamJob(
   const sha = snapshot.defaultBranchSha;
   const task = job.task;
   switch (task.type) {
-    case "published": {
+    case "published":
+    case "deleted": {
       const downstreams = await services.index.downstreamsOf(
         installationId,
         repoKey(`${repo.owner}/${repo.repo}`),
@@ -148,22 +155,27 @@ export async function runUpstreamJob(
         });
       }
       // Each distinct upstream package's newest revision, once; downstreams behind it get a job.
-      const latest = new Map<string, number | undefined>();
+      const latest = new Map<string, number | "none" | undefined>();
       let behind = 0;
+      let gone = 0;
       for (const e of entries) {
         if (blocked.has(e.package)) continue;
         const key = `${e.upstream.repo}\u0000${e.upstream.package}`;
         if (!latest.has(key)) latest.set(key, await newestRevision(port, e, lifecycle.log));
         const newest = latest.get(key);
-        if (newest === undefined || e.lock.revision === undefined || newest <= e.lock.revision) continue;
-        behind++;
+        if (newest === undefined || e.lock.revision === undefined) continue;
+        // No revision left (each deleted): its job ends the downstream's upgrades.
+        if (newest === "none") gone++;
+        else if (newest <= e.lock.revision) continue;
+        else behind++;
         await services.queue.enqueue(followUp(installationId, e));
       }
       if (await hasVariantWork({ port, repo, tree, config: lifecycle.config })) {
         await services.queue.enqueue({ kind: "upstream", installationId, repo, task: { type: "variants" } });
       }
       const notRead = blocked.size > 0 ? `, ${blocked.size} whose upstream is not read` : "";
-      return `${entries.length} downstream package(s), ${behind} behind${notRead}`;
+      const none = gone > 0 ? `, ${gone} whose upstream has no revision left` : "";
+      return `${entries.length} downstream package(s), ${behind} behind${notRead}${none}`;
     }
     case "variants": {
       if (!sha) return "empty repository";

@@ -2,6 +2,8 @@
  * The upstream → downstream work the queue runs (one job kind, `upstream`, with a task):
  * - `published`: a revision `<package>/v<N>` was tagged in the job's repository (porchlight's publish
  *   or a person's tag push) — the downstreams the index knows for that package get a `downstream` job;
+ * - `deleted`: the package left the default branch, or a revision tag of it was deleted — its
+ *   downstreams get a `downstream` job too (which ends their upgrades if the package is gone);
  * - `downstream`: bring one downstream package's upgrade pull request up to date (./upstream/upgrade-downstream.ts);
  * - `index`: re-read one repository's Kptfiles into the index, and give each downstream that is behind
  *   its upstream's newest revision a `downstream` job — this is also how upstreams outside the
@@ -17,6 +19,7 @@ import type { RepoRef } from "../github/port.js";
 /** The task of an {@link UpstreamJob}. */
 export type UpstreamTask =
   | { type: "published"; package: string }
+  | { type: "deleted"; package: string }
   | { type: "downstream"; package: string }
   | { type: "index" }
   | { type: "variants" }
@@ -37,6 +40,7 @@ export function upstreamJobKey(job: UpstreamJob): string {
   const t = job.task;
   switch (t.type) {
     case "published":
+    case "deleted":
     case "downstream":
       return `upstream:${t.type}:${repo}:${t.package}`;
     case "blast-radius":

@@ -514,6 +514,43 @@ spec:
     expect(cmAtTag.data.size).toBe("2Gi");
   }, 180_000);
 
+  it("deleting base from the blueprints' default branch closes east's upgrade pull request with one note and says so on its check", async () => {
+    const branch = "drafts/east/app/upstream-upgrade";
+    const pull = (await openPulls("deploy")).find((p: Any) => p.head.ref === branch);
+    expect(pull).toBeDefined();
+    const removed = Object.fromEntries(
+      ["base/Kptfile", "base/deploy.yaml", "base/README.md"].map((f) => [f, null]),
+    );
+    const { after } = await gh.pushFiles("acme", "blueprints", "main", removed, "Remove base");
+    const closed = await scenario.waitFor(
+      async () => {
+        const p = (await gh.request("GET", `/repos/acme/deploy/pulls/${pull.number}`)).data;
+        return p.state === "closed" ? p : null;
+      },
+      { ...WAIT, message: "east's upgrade pull request closed" },
+    );
+    expect(closed.merged_at).toBeNull();
+    // Redelivered: nothing posted twice.
+    const [push] = (await gh.deliveries({ event: "push", payload: true })).filter(
+      (d: Any) => d.payload.after === after,
+    );
+    await gh.idle({ quietMs: 1500 });
+    await gh.redeliver(push.delivery);
+    await gh.idle({ quietMs: 1500 });
+    const comments = (await gh.request("GET", `/repos/acme/deploy/issues/${pull.number}/comments`)).data;
+    const notes = comments.filter((c: Any) => c.body.includes("porchlight:upstream-deleted"));
+    expect(notes).toHaveLength(1);
+    expect(notes[0].body).toContain(
+      `The upstream package \`base\` of \`acme/blueprints\` was deleted: its Kptfile is not on \`main\` at commit \`${after.slice(0, 7)}\`; its last published revision was \`base/v5\`.`,
+    );
+    const [run] = (
+      await runsOf("deploy", (await head("deploy", "main")) as string, "porchlight/upgrade")
+    ).filter((r: Any) => r.output.title === "No upgrade for east/app: its upstream package was deleted");
+    expect(run?.conclusion).toBe("neutral");
+    expect(await head("deploy", branch)).toBeDefined();
+    expect((await openPulls("deploy")).filter((p: Any) => p.head.ref === branch)).toEqual([]);
+  }, 120_000);
+
   it("made no request GitHub would refuse (request bodies valid, every webhook answered)", async () => {
     await gh.idle({ quietMs: 1500 });
     const { violations } = await gh.violations();

@@ -403,4 +403,84 @@ describe("upgrade pull requests", () => {
     expect(pull.head).toBe("drafts/app/upstream-upgrade");
     expect(h.inst.pullText("org/deploy", pull.number).title).toBe("Upgrade app to base/v2 (public/catalog)");
   });
+
+  it("deleting the upstream package from the default branch ends each downstream's upgrades with one note", async () => {
+    const s = await scenario();
+    // east's upgrade fails (an issue), west's opens a pull request.
+    const main = s.deployRepo.heads.get("main")!;
+    const local = s.deployRepo
+      .read(main, "east/app/deploy.yaml")!
+      .replace("replicas: 3", "replicas:\n    min: 2");
+    s.deployRepo.push({ branch: "main", changes: { "east/app/deploy.yaml": local } });
+    publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.25", 5) });
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    const failed = () => s.deployRepo.issues.filter((i) => i.labels.includes("porchlight-upgrade-failed"));
+    expect(failed().map((i) => i.state)).toEqual(["open"]);
+    const westPull = openPulls(s.deployRepo).find((p) => p.head === WEST)!;
+    // The package leaves blueprints' main (its tags stay).
+    const { after } = s.blueprints.push({
+      branch: "main",
+      changes: { "base/Kptfile": null, "base/deploy.yaml": null },
+      message: "Remove base",
+    });
+    for (let i = 0; i < 2; i++) {
+      expect(await s.drain(s.job("org/blueprints", { type: "deleted", package: "base" }))).toEqual([
+        "upstream:deleted:org/blueprints:base: 2 downstream(s) of base",
+        "upstream:downstream:org/deploy:east/app: east/app: upstream-deleted",
+        "upstream:downstream:org/deploy:west/app: west/app: upstream-deleted",
+      ]);
+    }
+    expect(openPulls(s.deployRepo)).toEqual([]);
+    expect(s.deployRepo.pulls.get(westPull.number)!.state).toBe("closed");
+    expect(failed().map((i) => i.state)).toEqual(["closed"]);
+    const notes = s.deployRepo.comments.filter((c) => c.body.includes("porchlight:upstream-deleted"));
+    // One note on each, though the job ran twice.
+    expect(notes.map((c) => c.issue).sort()).toEqual([failed()[0]!.number, westPull.number].sort());
+    const west = notes.find((c) => c.issue === westPull.number)!.body;
+    expect(west).toContain(
+      `The upstream package \`base\` of \`org/blueprints\` was deleted: its Kptfile is not on \`main\` at commit \`${after.slice(0, 7)}\`; its last published revision was \`base/v2\`.`,
+    );
+    expect(west).toContain("**keep its copy**");
+    expect(west).toContain("**re-point `upstream`**");
+    expect(west).toContain("`west/app/Kptfile`");
+    // The downstream's check says so, once.
+    const runs = upgradeRuns(s.deployRepo, s.deployRepo.heads.get("main")!).filter((r) =>
+      r.output?.title?.includes("deleted"),
+    );
+    expect(runs.map((r) => [r.output?.title, r.conclusion])).toEqual([
+      ["No upgrade for east/app: its upstream package was deleted", "neutral"],
+      ["No upgrade for west/app: its upstream package was deleted", "neutral"],
+    ]);
+    // A newer tag of the old content opens nothing.
+    s.blueprints.tags.set("base/v3", s.blueprints.heads.get("main")!);
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    expect(openPulls(s.deployRepo)).toEqual([]);
+    expect(s.deployRepo.heads.has(EAST)).toBe(false);
+  });
+
+  it("deleting every revision of the upstream package (rpkg del) ends the upgrade too, naming the kept commit", async () => {
+    const s = await scenario();
+    const v2 = publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    expect(
+      openPulls(s.deployRepo)
+        .map((p) => p.head)
+        .sort(),
+    ).toEqual([EAST, WEST]);
+    const v1 = s.blueprints.tags.get("base/v1")!;
+    s.blueprints.tags.clear();
+    s.blueprints.heads.set("deleted/base/v1", v1);
+    s.blueprints.heads.set("deleted/base/v2", v2);
+    // No webhook (say): the reconciliation pass finds it.
+    expect(await s.drain(s.job("org/deploy", { type: "index" }))).toEqual([
+      "upstream:index:org/deploy: 2 downstream package(s), 0 behind, 2 whose upstream has no revision left",
+      "upstream:downstream:org/deploy:east/app: east/app: upstream-deleted",
+      "upstream:downstream:org/deploy:west/app: west/app: upstream-deleted",
+    ]);
+    expect(openPulls(s.deployRepo)).toEqual([]);
+    const note = s.deployRepo.comments.find((c) => c.body.includes("porchlight:upstream-deleted"))!.body;
+    expect(note).toContain(
+      "every published revision of it was deleted (`porchlight rpkg del`); its last published revision was `base/v2` (its commit is kept at branch `deleted/base/v2`).",
+    );
+  });
 });

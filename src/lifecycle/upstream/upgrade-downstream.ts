@@ -44,12 +44,14 @@ import {
   type UpstreamDeps,
 } from "../upgrade-plan.js";
 import { readPackageFiles, UpstreamBlockedError } from "../upstream-port.js";
+import { endUpgrades, readUpstreamDeletion } from "./upstream-deleted.js";
 
 /** What {@link upgradeDownstream} did. */
 export type UpgradeOutcome =
   | { kind: "not-downstream" | "not-on-revision" | "up-to-date" | "no-revision" | "owned-by-variant" }
   | { kind: "failed" | "blocked"; message: string }
   | { kind: "held"; to: number }
+  | { kind: "upstream-deleted"; closed: number[] }
   | { kind: "rejected" | "merged"; to: number; pull: number }
   | { kind: "proposed" | "updated" | "current"; to: number; pull: number | undefined; overrides: number };
 
@@ -152,6 +154,13 @@ export async function upgradeDownstream(
   if (!status) return { kind: "not-downstream" };
   if (status.variant) return { kind: "owned-by-variant" };
   if (status.current === undefined) return { kind: "not-on-revision" };
+  if (status.latest === undefined || status.latest > status.current) {
+    const deletion = await readUpstreamDeletion(port, pkg, status);
+    if (deletion) {
+      const closed = await endUpgrades({ ...input, deletion }, deps);
+      return { kind: "upstream-deleted", closed };
+    }
+  }
   if (status.latest === undefined) return { kind: "no-revision" };
   if (status.latest <= status.current) return { kind: "up-to-date" };
   const to = status.latest;
