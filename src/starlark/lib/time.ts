@@ -5,9 +5,23 @@
  * unless the host sets a thread local "time.now" (a function returning Unix nanoseconds as a bigint),
  * e.g. to make renders deterministic; from_timestamp gives UTC (no access to the host's time zone).
  */
+
+import {
+  daysFromCivil,
+  type Fields,
+  fieldsAt,
+  floorDiv,
+  formatLayout,
+  GoTimeError,
+  loadLocation as goLoadLocation,
+  parseLayout,
+  quote,
+  UTC,
+  utcOfLocal,
+  type Zone,
+} from "../../go/time/index.js";
 import { toInt, toStr, unpackArgs, unpackPositional } from "../args.js";
 import { T, type Token } from "../syntax.js";
-import { decodeRune, type Rune } from "../utf8.js";
 import {
   Builtin,
   Float,
@@ -37,35 +51,10 @@ const UNITS: Record<string, bigint> = {
   h: 3600n * NS,
 };
 
-/**
- * The time package's quote of a string in its errors: ASCII as is (with `"` and `\\` escaped), every byte
- * of any other rune or control character as \xHH.
- */
-function timeQuote(s: string): string {
-  let out = '"';
-  const rr: Rune = { r: 0, size: 0 };
-  for (let i = 0; i < s.length; ) {
-    decodeRune(s, i, rr);
-    const c = s.charCodeAt(i);
-    if (c >= 0x80 || c < 0x20) {
-      for (let j = 0; j < rr.size; j++)
-        out += `\\x${s
-          .charCodeAt(i + j)
-          .toString(16)
-          .padStart(2, "0")}`;
-    } else {
-      if (c === 0x22 || c === 0x5c) out += "\\";
-      out += s[i];
-    }
-    i += rr.size;
-  }
-  return `${out}"`;
-}
-
 /** Go's time.ParseDuration; throws with Go's message. */
 export function parseDuration(s: string): bigint {
   const orig = s;
-  const bad = (): never => fail(`time: invalid duration ${timeQuote(orig)}`);
+  const bad = (): never => fail(`time: invalid duration ${quote(orig)}`);
   let neg = false;
   if (s !== "" && (s[0] === "-" || s[0] === "+")) {
     neg = s[0] === "-";
@@ -82,10 +71,10 @@ export function parseDuration(s: string): bigint {
     if (intPart === "" && frac === "") bad();
     s = s.slice(m[0].length);
     const um = /^[^\d.]+/.exec(s);
-    if (um === null) fail(`time: missing unit in duration ${timeQuote(orig)}`);
+    if (um === null) fail(`time: missing unit in duration ${quote(orig)}`);
     const unitName = um[0];
     const unit = UNITS[unitName];
-    if (unit === undefined) fail(`time: unknown unit ${timeQuote(unitName)} in duration ${timeQuote(orig)}`);
+    if (unit === undefined) fail(`time: unknown unit ${quote(unitName)} in duration ${quote(orig)}`);
     s = s.slice(unitName.length);
     let v = BigInt(intPart === "" ? "0" : intPart) * unit;
     if (frac !== "") {
@@ -224,135 +213,7 @@ export class Duration extends SValue {
   }
 }
 
-// ---- time zones ----
-
-interface Zone {
-  /** IANA name, "UTC", or "" for a fixed offset */
-  name: string;
-  /** fixed offset in seconds (when name is "") */
-  offset: number;
-}
-
-const UTC: Zone = { name: "UTC", offset: 0 };
-
-const fmtCache = new Map<string, Intl.DateTimeFormat>();
-
-function tzFormat(name: string): Intl.DateTimeFormat {
-  let f = fmtCache.get(name);
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: name,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-      era: "short",
-      timeZoneName: "short",
-    });
-    fmtCache.set(name, f);
-  }
-  return f;
-}
-
-/** Loads an IANA zone (Go's time.LoadLocation); "" and "UTC" are UTC. */
-function loadLocation(name: string): Zone {
-  if (name === "" || name === "UTC") return UTC;
-  if (name === "Local") fail(`unknown time zone ${name}`);
-  try {
-    tzFormat(name);
-  } catch {
-    fail(`unknown time zone ${name}`);
-  }
-  return { name, offset: 0 };
-}
-
-/** The zone's offset (seconds east of UTC) and abbreviation at a Unix second. */
-function zoneAt(z: Zone, unixSec: number): { offset: number; abbr: string } {
-  if (z.name === "UTC") return { offset: 0, abbr: "UTC" };
-  if (z.name === "") return { offset: z.offset, abbr: "" };
-  const ms = Math.max(-8.64e15, Math.min(8.64e15, unixSec * 1000));
-  const parts = tzFormat(z.name).formatToParts(new Date(ms));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  let year = Number(get("year"));
-  if (get("era") === "BC" || get("era") === "B") year = 1 - year;
-  const localSec =
-    daysFromCivil(year, Number(get("month")), Number(get("day"))) * 86400 +
-    Number(get("hour")) * 3600 +
-    Number(get("minute")) * 60 +
-    Number(get("second"));
-  const offset = Math.round((localSec - Math.floor(ms / 1000)) / 60) * 60;
-  let abbr = get("timeZoneName");
-  if (/^GMT[+-]/.test(abbr) || abbr === "GMT") abbr = offsetName(offset, false);
-  return { offset, abbr };
-}
-
-function offsetName(offset: number, colon: boolean): string {
-  const sign = offset < 0 ? "-" : "+";
-  const a = Math.abs(offset);
-  const h = String(Math.floor(a / 3600)).padStart(2, "0");
-  const m = String(Math.floor((a % 3600) / 60)).padStart(2, "0");
-  return `${sign}${h}${colon ? ":" : ""}${m}`;
-}
-
-// civil date <-> days since 1970-01-01 (proleptic Gregorian)
-function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function civilFromDays(z: number): { y: number; m: number; d: number } {
-  z += 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
-  );
-  const y = yoe + era * 400;
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp + (mp < 10 ? 3 : -9);
-  return { y: y + (m <= 2 ? 1 : 0), m, d };
-}
-
 // ---- instants ----
-
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-interface Fields {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  nsec: number;
-  wday: number;
-  yday: number;
-  offset: number;
-  abbr: string;
-}
 
 export class Time extends SValue {
   /** nanoseconds since the Unix epoch */
@@ -372,25 +233,7 @@ export class Time extends SValue {
     return Number(this.ns - floorDiv(this.ns, NS) * NS);
   }
   fields(): Fields {
-    const sec = this.unixSec;
-    const { offset, abbr } = zoneAt(this.zone, sec);
-    const local = sec + offset;
-    const days = Math.floor(local / 86400);
-    const rem = local - days * 86400;
-    const { y, m, d } = civilFromDays(days);
-    return {
-      year: y,
-      month: m,
-      day: d,
-      hour: Math.floor(rem / 3600),
-      minute: Math.floor((rem % 3600) / 60),
-      second: rem % 60,
-      nsec: this.nsec,
-      wday: (((days + 4) % 7) + 7) % 7,
-      yday: days - daysFromCivil(y, 1, 1) + 1,
-      offset,
-      abbr,
-    };
+    return fieldsAt(this.ns, this.zone);
   }
   override repr(): string {
     return formatTime(this, "2006-01-02 15:04:05.999999999 -0700 MST");
@@ -470,340 +313,31 @@ export class Time extends SValue {
   }
 }
 
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
-}
-
 const ZERO_TIME = BigInt(daysFromCivil(1, 1, 1)) * 86400n * NS;
 
-function pad(n: number, w: number, c = "0"): string {
-  return String(n).padStart(w, c);
-}
-
-const LAYOUT_TOKENS = [
-  "January",
-  "Monday",
-  "Jan",
-  "Mon",
-  "MST",
-  "2006",
-  "002",
-  "__2",
-  "_2",
-  "01",
-  "02",
-  "03",
-  "04",
-  "05",
-  "06",
-  "15",
-  "Z07:00:00",
-  "-07:00:00",
-  "Z070000",
-  "-070000",
-  "Z07:00",
-  "-07:00",
-  "Z0700",
-  "-0700",
-  "Z07",
-  "-07",
-  "PM",
-  "pm",
-  "1",
-  "2",
-  "3",
-  "4",
-  "5",
-];
-
-function nextToken(layout: string, i: number): string | null {
-  if (layout[i] === "." || layout[i] === ",") {
-    const m = /^[.,](0+|9+)/.exec(layout.slice(i));
-    if (m !== null && !/\d/.test(layout[i + m[0].length] ?? "")) return m[0];
-  }
-  for (const t of LAYOUT_TOKENS) if (layout.startsWith(t, i)) return t;
-  return null;
-}
-
-/** Go's Time.Format for the common layout elements. */
+/** Go's Time.Format. */
 function formatTime(t: Time, layout: string): string {
-  const f = t.fields();
-  let out = "";
-  for (let i = 0; i < layout.length; ) {
-    const tok = nextToken(layout, i);
-    if (tok === null) {
-      out += layout[i];
-      i++;
-      continue;
-    }
-    i += tok.length;
-    switch (tok) {
-      case "January":
-        out += MONTHS[f.month - 1];
-        break;
-      case "Jan":
-        out += MONTHS[f.month - 1]!.slice(0, 3);
-        break;
-      case "Monday":
-        out += DAYS[f.wday];
-        break;
-      case "Mon":
-        out += DAYS[f.wday]!.slice(0, 3);
-        break;
-      case "MST":
-        out += f.abbr !== "" ? f.abbr : offsetName(f.offset, false);
-        break;
-      case "2006":
-        out += pad(f.year, 4);
-        break;
-      case "06":
-        out += pad(f.year % 100, 2);
-        break;
-      case "002":
-        out += pad(f.yday, 3);
-        break;
-      case "__2":
-        out += pad(f.yday, 3, " ");
-        break;
-      case "_2":
-        out += pad(f.day, 2, " ");
-        break;
-      case "01":
-        out += pad(f.month, 2);
-        break;
-      case "1":
-        out += f.month;
-        break;
-      case "02":
-        out += pad(f.day, 2);
-        break;
-      case "2":
-        out += f.day;
-        break;
-      case "15":
-        out += pad(f.hour, 2);
-        break;
-      case "03":
-        out += pad(f.hour % 12 === 0 ? 12 : f.hour % 12, 2);
-        break;
-      case "3":
-        out += f.hour % 12 === 0 ? 12 : f.hour % 12;
-        break;
-      case "04":
-        out += pad(f.minute, 2);
-        break;
-      case "4":
-        out += f.minute;
-        break;
-      case "05":
-        out += pad(f.second, 2);
-        break;
-      case "5":
-        out += f.second;
-        break;
-      case "PM":
-        out += f.hour >= 12 ? "PM" : "AM";
-        break;
-      case "pm":
-        out += f.hour >= 12 ? "pm" : "am";
-        break;
-      default:
-        if (tok[0] === "." || tok[0] === ",") {
-          const digits = pad(f.nsec, 9).slice(0, tok.length - 1);
-          if (tok[1] === "0") out += tok[0] + digits;
-          else {
-            const trimmed = digits.replace(/0+$/, "");
-            if (trimmed !== "") out += tok[0] + trimmed;
-          }
-        } else {
-          // zone offsets
-          if (tok[0] === "Z" && f.offset === 0) {
-            out += "Z";
-            break;
-          }
-          const colon = tok.includes(":");
-          const a = Math.abs(f.offset);
-          let s = (f.offset < 0 ? "-" : "+") + pad(Math.floor(a / 3600), 2);
-          if (!tok.endsWith("07")) s += (colon ? ":" : "") + pad(Math.floor((a % 3600) / 60), 2);
-          if (tok.endsWith("0000") || tok.endsWith("00:00")) s += (colon ? ":" : "") + pad(a % 60, 2);
-          out += s;
-        }
-    }
-  }
-  return out;
+  return formatLayout(t.fields(), layout);
 }
 
-/** Go's time.Parse / ParseInLocation for the common layout elements. */
+/** Go's time.ParseInLocation. */
 function parseTime(value: string, layout: string, zone: Zone): Time {
-  const orig = value;
-  const err = (elem: string, rest: string): never =>
-    fail(
-      `parsing time ${timeQuote(orig)} as ${timeQuote(layout)}: cannot parse ${timeQuote(rest)} as ${timeQuote(elem)}`,
-    );
-  let year = 1;
-  let month = 1;
-  let day = 1;
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
-  let nsec = 0;
-  let pm: boolean | null = null;
-  let offset: number | null = null;
-  let v = value;
-  const num = (tok: string, min: number, max: number): number => {
-    const m = new RegExp(`^\\d{${min},${max}}`).exec(v);
-    if (m === null) err(tok, v);
-    v = v.slice(m![0].length);
-    return Number(m![0]);
-  };
-  for (let i = 0; i < layout.length; ) {
-    const tok = nextToken(layout, i);
-    if (tok === null) {
-      // The literal text up to the next layout element, skipped as Go's skip does: a space matches a
-      // run of spaces; a mismatch reports the whole literal and the value from the mismatch on.
-      let j = i + 1;
-      while (j < layout.length && nextToken(layout, j) === null) j++;
-      const prefix = layout.slice(i, j);
-      for (let k = 0; k < prefix.length; ) {
-        if (prefix[k] === " ") {
-          if (v.length > 0 && v[0] !== " ") err(prefix, v);
-          while (k < prefix.length && prefix[k] === " ") k++;
-          v = v.replace(/^ +/, "");
-          continue;
-        }
-        if (v.length === 0 || v[0] !== prefix[k]) err(prefix, v);
-        k++;
-        v = v.slice(1);
-      }
-      i = j;
-      continue;
-    }
-    i += tok.length;
-    switch (tok) {
-      case "2006":
-        year = num(tok, 4, 4);
-        break;
-      case "06":
-        year = num(tok, 2, 2);
-        year += year >= 69 ? 1900 : 2000;
-        break;
-      case "01":
-        month = num(tok, 2, 2);
-        break;
-      case "1":
-        month = num(tok, 1, 2);
-        break;
-      case "January":
-      case "Jan": {
-        const idx = MONTHS.findIndex((mn) =>
-          v.toLowerCase().startsWith((tok === "Jan" ? mn.slice(0, 3) : mn).toLowerCase()),
-        );
-        if (idx < 0) err(tok, v);
-        v = v.slice(tok === "Jan" ? 3 : MONTHS[idx]!.length);
-        month = idx + 1;
-        break;
-      }
-      case "Monday":
-      case "Mon": {
-        const idx = DAYS.findIndex((dn) =>
-          v.toLowerCase().startsWith((tok === "Mon" ? dn.slice(0, 3) : dn).toLowerCase()),
-        );
-        if (idx < 0) err(tok, v);
-        v = v.slice(tok === "Mon" ? 3 : DAYS[idx]!.length);
-        break;
-      }
-      case "02":
-        day = num(tok, 2, 2);
-        break;
-      case "_2":
-        if (v[0] === " ") v = v.slice(1);
-        day = num(tok, 1, 2);
-        break;
-      case "2":
-        day = num(tok, 1, 2);
-        break;
-      case "15":
-        hour = num(tok, 2, 2);
-        break;
-      case "03":
-        hour = num(tok, 2, 2);
-        break;
-      case "3":
-        hour = num(tok, 1, 2);
-        break;
-      case "04":
-        minute = num(tok, 2, 2);
-        break;
-      case "4":
-        minute = num(tok, 1, 2);
-        break;
-      case "05":
-      case "5":
-        second = num(tok, tok === "05" ? 2 : 1, 2);
-        // a fractional second may follow even if the layout does not say so
-        if (/^[.,]\d/.test(v) && !/^[.,](0|9)/.test(layout.slice(i))) {
-          const m = /^[.,](\d+)/.exec(v)!;
-          nsec = Number(m[1]!.slice(0, 9).padEnd(9, "0"));
-          v = v.slice(m[0].length);
-        }
-        break;
-      case "PM":
-      case "pm": {
-        const s = v.slice(0, 2).toUpperCase();
-        if (s !== "AM" && s !== "PM") err(tok, v);
-        pm = s === "PM";
-        v = v.slice(2);
-        break;
-      }
-      case "MST": {
-        const m = /^[A-Z]{3,5}/.exec(v);
-        if (m === null) err(tok, v);
-        if (m![0] === "UTC" || m![0] === "GMT") offset = 0;
-        v = v.slice(m![0].length);
-        break;
-      }
-      default:
-        if (tok[0] === "." || tok[0] === ",") {
-          const m = /^[.,](\d+)/.exec(v);
-          if (m === null) {
-            if (tok[1] === "9") break;
-            err(tok, v);
-          }
-          nsec = Number(m![1]!.slice(0, 9).padEnd(9, "0"));
-          v = v.slice(m![0].length);
-        } else if (tok === "002" || tok === "__2") {
-          num(tok, 1, 3);
-        } else {
-          if (tok[0] === "Z" && v[0] === "Z") {
-            offset = 0;
-            v = v.slice(1);
-            break;
-          }
-          const m = /^([+-])(\d\d)(?::?(\d\d))?(?::?(\d\d))?/.exec(v);
-          if (m === null) err(tok, v);
-          const sign = m![1] === "-" ? -1 : 1;
-          offset = sign * (Number(m![2]) * 3600 + Number(m![3] ?? 0) * 60 + Number(m![4] ?? 0));
-          v = v.slice(m![0].length);
-        }
-    }
+  const { ns, zone: z } = goTime(() => parseLayout(value, layout, zone));
+  return new Time(ns, z);
+}
+
+/** Runs a Go time function, its errors as Starlark errors. */
+function goTime<R>(f: () => R): R {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof GoTimeError) fail(e.message);
+    throw e;
   }
-  if (v !== "") fail(`parsing time ${timeQuote(orig)}: extra text: ${timeQuote(v)}`);
-  if (pm !== null) {
-    if (pm && hour < 12) hour += 12;
-    else if (!pm && hour === 12) hour = 0;
-  }
-  const localSec = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
-  let z = zone;
-  let off: number;
-  if (offset !== null) {
-    off = offset;
-    z = offset === 0 && zone.name === "UTC" ? UTC : { name: "", offset };
-  } else {
-    off = zoneAt(zone, localSec).offset;
-    off = zoneAt(zone, localSec - off).offset;
-  }
-  return new Time(BigInt(localSec - off) * NS + BigInt(nsec), z);
+}
+
+function loadLocation(name: string): Zone {
+  return goTime(() => goLoadLocation(name));
 }
 
 function makeTime(
@@ -821,10 +355,7 @@ function makeTime(
   const yy = Math.floor(totalMonths / 12);
   const mm = totalMonths - yy * 12 + 1;
   const localSec = daysFromCivil(yy, mm, 1) * 86400 + (d - 1) * 86400 + h * 3600 + mi * 60 + s;
-  const extra = BigInt(ns);
-  let off = zoneAt(zone, localSec).offset;
-  off = zoneAt(zone, localSec - off).offset;
-  return new Time(BigInt(localSec - off) * NS + extra, zone);
+  return new Time(BigInt(utcOfLocal(zone, localSec)) * NS + BigInt(ns), zone);
 }
 
 // ---- module ----
