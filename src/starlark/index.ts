@@ -39,32 +39,21 @@
  * - Library modules as go.starlark.net provides them: {@link jsonModule}, {@link mathModule},
  *   {@link timeModule}, plus `struct` ({@link structBuiltin}) and `module` ({@link moduleBuiltin}).
  */
-import { UNIVERSE } from "./builtins.js";
-import { compileExpr, compileFile, type Program } from "./eval.js";
-import "./methods.js";
-import { parseBytes, parseExprBytes } from "./parser.js";
-import { resolveExpr, resolveFile } from "./resolver.js";
-import { sourceBytes } from "./scanner.js";
-import { type FileOptions, StarlarkSyntaxError } from "./syntax.js";
-import { callValue, enterThread, leaveThread, type Thread } from "./thread.js";
-import { toBytes } from "./utf8.js";
-import { Builtin, type Kwargs, Module, StarlarkError, type Value } from "./values.js";
+import { UNIVERSE } from "./eval/builtins.js";
+import { compileExpr, compileFile, type Program } from "./eval/eval.js";
+import "./eval/methods.js";
+import { callValue, enterThread, leaveThread, type Thread } from "./eval/thread.js";
+import { Builtin, type Kwargs, Module, StarlarkError, type Value } from "./eval/values.js";
+import { toBytes } from "./internal/utf8.js";
+import { resolveExpr, resolveFile } from "./resolve/resolver.js";
+import { parseBytes, parseExprBytes } from "./syntax/parser.js";
+import { sourceBytes } from "./syntax/scanner.js";
+import { type FileOptions, StarlarkSyntaxError } from "./syntax/syntax.js";
 
-export { UNIVERSE } from "./builtins.js";
-export { type FromStarlarkOptions, fromStarlark, toStarlark } from "./convert.js";
-export { Frame, FuncCode, ModuleInstance, Program, StarlarkFunction } from "./eval.js";
-export { jsonModule } from "./lib/json.js";
-export { mathModule } from "./lib/math.js";
-export { timeModule } from "./lib/time.js";
-export { parseFile } from "./parser.js";
-export { resolveFile } from "./resolver.js";
-export { DEFAULT_CONSTRUCTOR, moduleBuiltin, Struct, structBuiltin } from "./struct.js";
-export {
-  type FileOptions,
-  formatPos,
-  StarlarkResolveError,
-  StarlarkSyntaxError,
-} from "./syntax.js";
+export { UNIVERSE } from "./eval/builtins.js";
+export { type FromStarlarkOptions, fromStarlark, toStarlark } from "./eval/convert.js";
+export { Frame, FuncCode, ModuleInstance, Program, StarlarkFunction } from "./eval/eval.js";
+export { DEFAULT_CONSTRUCTOR, moduleBuiltin, Struct, structBuiltin } from "./eval/struct.js";
 export {
   type Budget,
   type CallFrame,
@@ -73,8 +62,7 @@ export {
   type Loader,
   StarlarkEvalError,
   Thread,
-} from "./thread.js";
-export { fromBytes, toBytes } from "./utf8.js";
+} from "./eval/thread.js";
 export {
   Builtin,
   type BuiltinFn,
@@ -101,7 +89,19 @@ export {
   truth,
   typeName,
   type Value,
-} from "./values.js";
+} from "./eval/values.js";
+export { fromBytes, toBytes } from "./internal/utf8.js";
+export { jsonModule } from "./lib/json.js";
+export { mathModule } from "./lib/math.js";
+export { timeModule } from "./lib/time.js";
+export { resolveFile } from "./resolve/resolver.js";
+export { parseFile } from "./syntax/parser.js";
+export {
+  type FileOptions,
+  formatPos,
+  StarlarkResolveError,
+  StarlarkSyntaxError,
+} from "./syntax/syntax.js";
 
 /** Predeclared names of a module: a Map or a plain object. */
 export type Predeclared = ReadonlyMap<string, Value> | Readonly<Record<string, Value>>;

@@ -10,25 +10,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { compileRe2, type Re2 } from "../krm/re2.js";
-import { toStr, unpackArgs, unpackPositional } from "./args.js";
-import { UNIVERSE } from "./builtins.js";
-import { compileFile } from "./eval.js";
+import { toStr, unpackArgs, unpackPositional } from "./eval/args.js";
+import { UNIVERSE } from "./eval/builtins.js";
+import { compileFile } from "./eval/eval.js";
 import { jsonModule } from "./lib/json.js";
 import { mathModule } from "./lib/math.js";
 import { timeModule } from "./lib/time.js";
-import "./methods.js";
-import { parseBytes } from "./parser.js";
-import { resolveFileErrors } from "./resolver.js";
-import { moduleBuiltin, Struct, structBuiltin } from "./struct.js";
-import {
-  type FileOptions,
-  posLine,
-  StarlarkResolveError,
-  StarlarkSyntaxError,
-  type Token,
-} from "./syntax.js";
-import { callValue, enterThread, leaveThread, StarlarkEvalError, Thread } from "./thread.js";
-import { fromBytes } from "./utf8.js";
+import "./eval/methods.js";
+import { moduleBuiltin, Struct, structBuiltin } from "./eval/struct.js";
+import { callValue, enterThread, leaveThread, StarlarkEvalError, Thread } from "./eval/thread.js";
 import {
   Builtin,
   Float,
@@ -45,7 +35,17 @@ import {
   str,
   typeName,
   type Value,
-} from "./values.js";
+} from "./eval/values.js";
+import { fromBytes } from "./internal/utf8.js";
+import { resolveFileErrors } from "./resolve/resolver.js";
+import { parseBytes } from "./syntax/parser.js";
+import {
+  type FileOptions,
+  posLine,
+  StarlarkResolveError,
+  StarlarkSyntaxError,
+  type Token,
+} from "./syntax/syntax.js";
 
 /** One chunk of a chunked file. */
 export interface Chunk {

@@ -2,7 +2,7 @@
  * Argument unpacking for built-ins (go.starlark.net's UnpackArgs / UnpackPositionalArgs), with the
  * same error messages ("f: for parameter x: got int, want string", "f: missing argument for x", ...).
  */
-import { nearest } from "./spell.js";
+import { nearest } from "../internal/spell.js";
 import {
   asInt64,
   isInt,

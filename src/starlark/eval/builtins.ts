@@ -3,9 +3,10 @@
  * abs, any, all, bool, bytes, chr, dict, dir, enumerate, fail, float, getattr, hasattr, hash, int,
  * len, list, max, min, ord, print, range, repr, reversed, set, sorted, str, tuple, type, zip.
  */
+
+import { decodeRune, encodeRune, fromBytes, runeCount, runes, utf8Transcode } from "../internal/utf8.js";
 import { toBool, toCallable, toInt, toIterable, toStr, unpackArgs, unpackPositional } from "./args.js";
 import { callValue, type Thread } from "./thread.js";
-import { decodeRune, encodeRune, fromBytes, runeCount, runes, utf8Transcode } from "./utf8.js";
 import {
   asInt32,
   Builtin,

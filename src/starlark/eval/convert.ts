@@ -2,8 +2,8 @@
  * Conversion between host (JS/YAML-shaped) data and Starlark values, both ways.
  */
 
+import { fromBytes, toBytes } from "../internal/utf8.js";
 import { Struct } from "./struct.js";
-import { fromBytes, toBytes } from "./utf8.js";
 import {
   Bytes,
   Dict,

@@ -4,7 +4,8 @@
  * (go.starlark.net's compile + interp). Functions, calls and argument binding, module
  * initialization and `load` live here.
  */
-import { nearest } from "./spell.js";
+import { nearest } from "../internal/spell.js";
+import { fromBytes } from "../internal/utf8.js";
 import {
   type AssignStmt,
   type Binding,
@@ -23,9 +24,8 @@ import {
   T,
   type Token,
   unparen,
-} from "./syntax.js";
+} from "../syntax/syntax.js";
 import { callValue, type StackEntry, type Thread } from "./thread.js";
-import { fromBytes } from "./utf8.js";
 import {
   type Builtin,
   Bytes,

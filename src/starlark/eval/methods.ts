@@ -2,10 +2,7 @@
  * Methods of the built-in types — string, bytes, list, dict, set — and string formatting (`%` and
  * str.format), as go.starlark.net's library.go defines them, with its error messages.
  */
-import { toBool, toInt, toIterable, toStr, unpackPositional } from "./args.js";
-import { collect, forEach, updateDict } from "./builtins.js";
-import { listExtend } from "./eval.js";
-import type { Thread } from "./thread.js";
+
 import {
   decodeLastRune,
   decodeRune,
@@ -24,7 +21,11 @@ import {
   toLowerRune,
   toTitleRune,
   toUpperRune,
-} from "./utf8.js";
+} from "../internal/utf8.js";
+import { toBool, toInt, toIterable, toStr, unpackPositional } from "./args.js";
+import { collect, forEach, updateDict } from "./builtins.js";
+import { listExtend } from "./eval.js";
+import type { Thread } from "./thread.js";
 import {
   asFloat,
   asInt32,

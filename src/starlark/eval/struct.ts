@@ -2,8 +2,9 @@
  * Structs and modules (go.starlark.net/starlarkstruct): `struct(**kwargs)` builds an immutable record
  * with fields sorted by name; `module(name, **kwargs)` a named namespace.
  */
+
+import { T, type Token } from "../syntax/syntax.js";
 import { toStr, unpackPositional } from "./args.js";
-import { T, type Token } from "./syntax.js";
 import {
   Builtin,
   equal,

@@ -5,8 +5,8 @@
  */
 
 import { getHeapStatistics } from "node:v8";
-import { formatPos, type Pos, posCol, posLine } from "./syntax.js";
-import { fromBytes } from "./utf8.js";
+import { fromBytes } from "../internal/utf8.js";
+import { formatPos, type Pos, posCol, posLine } from "../syntax/syntax.js";
 import { allocHooks, type Kwargs, StarlarkError, type SValue, typeName, type Value } from "./values.js";
 
 /** One frame of a call stack: the function's name and the current position in it. */

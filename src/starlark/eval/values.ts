@@ -10,11 +10,12 @@
  * - None, float, bytes, list, tuple, dict, set, functions, …: instances of {@link SValue} subclasses.
  * Host applications define their own types by subclassing {@link SValue}.
  */
+
+import { nearest } from "../internal/spell.js";
+import { decodeRune, isPrint, type Rune } from "../internal/utf8.js";
+import { T, type Token, tokenString } from "../syntax/syntax.js";
 import { floatString, formatFloat } from "./floatfmt.js";
-import { nearest } from "./spell.js";
-import { T, type Token, tokenString } from "./syntax.js";
 import type { Thread } from "./thread.js";
-import { decodeRune, isPrint, type Rune } from "./utf8.js";
 
 /** A Starlark value. */
 export type Value = number | bigint | string | boolean | SValue;

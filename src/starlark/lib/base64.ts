@@ -4,8 +4,8 @@
  * encodings of Go's encoding/base64 (`standard`, `standard_raw`, `url`, `url_raw`) and its strict decoding
  * (Go's message `illegal base64 data at input byte N`).
  */
-import { toStr, unpackArgs } from "../args.js";
-import { Builtin, fail, Module, type Value } from "../values.js";
+import { toStr, unpackArgs } from "../eval/args.js";
+import { Builtin, fail, Module, type Value } from "../eval/values.js";
 
 interface Encoding {
   alphabet: string;

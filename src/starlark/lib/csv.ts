@@ -4,9 +4,8 @@
  * fields_per_record=0, skip=0)` parses CSV text into a list of lists of strings with Go's encoding/csv
  * rules and error messages; `write_all(source, comma=",")` writes a list of rows as Go's csv.Writer does.
  */
-import { toAny, toBool, toInt, toStr, unpackArgs } from "../args.js";
-import { formatFloat } from "../floatfmt.js";
-import { fromBytes } from "../utf8.js";
+import { toAny, toBool, toInt, toStr, unpackArgs } from "../eval/args.js";
+import { formatFloat } from "../eval/floatfmt.js";
 import {
   Builtin,
   Dict,
@@ -19,7 +18,8 @@ import {
   Tuple,
   typeName,
   type Value,
-} from "../values.js";
+} from "../eval/values.js";
+import { fromBytes } from "../internal/utf8.js";
 import { sortGoKeys } from "./yaml-values.js";
 
 const ERR_BARE_QUOTE = 'bare " in non-quoted-field';

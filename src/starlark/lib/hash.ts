@@ -3,8 +3,8 @@
  * `sha1(s)` and `sha256(s)` return the lowercase hex digest of the bytes of the string `s`.
  */
 import { createHash } from "node:crypto";
-import { toStr, unpackPositional } from "../args.js";
-import { Builtin, Module, type Value } from "../values.js";
+import { toStr, unpackPositional } from "../eval/args.js";
+import { Builtin, Module, type Value } from "../eval/values.js";
 
 function digest(algorithm: "md5" | "sha1" | "sha256"): Builtin {
   const name = `hash.${algorithm}`;

@@ -2,10 +2,8 @@
  * The `json` module as go.starlark.net provides it (lib/json): encode, encode_indent, decode, indent,
  * with its output format (sorted object keys, Go's string escaping) and error messages.
  */
-import { toStr, unpackArgs, unpackPositional } from "../args.js";
-import { goQuoteRune } from "../scanner.js";
-import type { Thread } from "../thread.js";
-import { decodeRune, encodeRune, type Rune, toBytes } from "../utf8.js";
+import { toStr, unpackArgs, unpackPositional } from "../eval/args.js";
+import type { Thread } from "../eval/thread.js";
 import {
   Builtin,
   Dict,
@@ -22,7 +20,9 @@ import {
   type SValue,
   typeName,
   type Value,
-} from "../values.js";
+} from "../eval/values.js";
+import { decodeRune, encodeRune, type Rune, toBytes } from "../internal/utf8.js";
+import { goQuoteRune } from "../syntax/scanner.js";
 
 const HEX = "0123456789abcdef";
 

@@ -2,7 +2,7 @@
  * The `math` module as go.starlark.net provides it (lib/math): float functions of float or int
  * arguments, ceil/floor returning ints, and the constants e and pi.
  */
-import { unpackPositional } from "../args.js";
+import { unpackPositional } from "../eval/args.js";
 import {
   Builtin,
   Float,
@@ -13,7 +13,7 @@ import {
   StarlarkError,
   typeName,
   type Value,
-} from "../values.js";
+} from "../eval/values.js";
 
 const floatOrInt = (v: Value): number => {
   if (isInt(v)) return Number(v);

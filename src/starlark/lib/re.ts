@@ -12,8 +12,7 @@
  * `flags` are accepted and ignored, as in starlib.
  */
 import { compileRe2, type Re2, Re2SyntaxError } from "../../krm/re2.js";
-import { toInt, toStr, unpackArgs } from "../args.js";
-import { fromBytes, toBytes } from "../utf8.js";
+import { toInt, toStr, unpackArgs } from "../eval/args.js";
 import {
   Builtin,
   type Key,
@@ -24,7 +23,8 @@ import {
   SValue,
   Tuple,
   type Value,
-} from "../values.js";
+} from "../eval/values.js";
+import { fromBytes, toBytes } from "../internal/utf8.js";
 
 function compile(pattern: string): Re2 {
   try {

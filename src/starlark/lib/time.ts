@@ -20,8 +20,7 @@ import {
   utcOfLocal,
   type Zone,
 } from "../../go/time/index.js";
-import { toInt, toStr, unpackArgs, unpackPositional } from "../args.js";
-import { T, type Token } from "../syntax.js";
+import { toInt, toStr, unpackArgs, unpackPositional } from "../eval/args.js";
 import {
   Builtin,
   Float,
@@ -34,7 +33,8 @@ import {
   SValue,
   typeName,
   type Value,
-} from "../values.js";
+} from "../eval/values.js";
+import { T, type Token } from "../syntax/syntax.js";
 
 const NS = 1_000_000_000n;
 

@@ -6,8 +6,7 @@
  * Go's shortest `%g` form, strings quoted only where Go would).
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
-import { formatFloat } from "../floatfmt.js";
-import { fromBytes, toBytes } from "../utf8.js";
+import { formatFloat } from "../eval/floatfmt.js";
 import {
   Dict,
   Float,
@@ -19,7 +18,8 @@ import {
   Tuple,
   typeName,
   type Value,
-} from "../values.js";
+} from "../eval/values.js";
+import { fromBytes, toBytes } from "../internal/utf8.js";
 
 const FLOAT_SOURCE = /[.eE]|inf|Inf|INF|nan|NaN|NAN/;
 const HEX_SOURCE = /^[-+]?0x/;

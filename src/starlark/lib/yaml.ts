@@ -7,8 +7,7 @@
  */
 import { parseDocument, Scalar } from "yaml";
 import { goStringStyle } from "../../yaml/go-style.js";
-import { toAny, toStr, unpackArgs } from "../args.js";
-import { fromBytes } from "../utf8.js";
+import { toAny, toStr, unpackArgs } from "../eval/args.js";
 import {
   Builtin,
   Dict,
@@ -21,7 +20,8 @@ import {
   Tuple,
   typeName,
   type Value,
-} from "../values.js";
+} from "../eval/values.js";
+import { fromBytes } from "../internal/utf8.js";
 import { goFloatText, nodeToStarlark, sortGoKeys } from "./yaml-values.js";
 
 const loads = new Builtin("loads", (_th, args, kwargs) => {

@@ -4,7 +4,7 @@
  * reassignment, misplaced statements, malformed parameter and argument lists) with
  * go.starlark.net's messages. All errors are collected; the first is the thrown error's message.
  */
-import { nearest } from "./spell.js";
+import { nearest } from "../internal/spell.js";
 import {
   type Binding,
   type Comprehension,
@@ -23,7 +23,7 @@ import {
   startPos,
   T,
   tokenString,
-} from "./syntax.js";
+} from "../syntax/syntax.js";
 
 const DOESNT = "this Starlark dialect does not ";
 

@@ -2,8 +2,9 @@
  * The Starlark lexical scanner (go.starlark.net/syntax scan.go): tokens, indentation, string and
  * number literals, with go.starlark.net's error messages. Input is a byte string (UTF-8 as latin1).
  */
+
+import { decodeRune, encodeRune, isLetter, type Rune, toBytes } from "../internal/utf8.js";
 import { KEYWORDS, makePos, type Pos, StarlarkSyntaxError, T, type Token } from "./syntax.js";
-import { decodeRune, encodeRune, isLetter, type Rune, toBytes } from "./utf8.js";
 
 /** The value of the current token. */
 export interface TokenValue {
