@@ -100,12 +100,42 @@ sampleLoad("start");
 
 const sizes = args.smallest ? [100] : [100, 1000, 10000];
 const rows = [];
-const results = { command: "", inProcess: [], cli: [], apiCalls: [], notes };
+const results = { command: "", inProcess: [], cli: [], apiCalls: [], notes, sources: {} };
 
-if (wants("yaml") && real !== undefined) {
+// With --only ... --write, the parts not measured keep the previous run's figures (marked as such,
+// with the command and load they were made with), so BENCHMARKS.md never loses a section.
+const previous =
+  args.write && existsSync(path.join(repoRoot, "bench/results.json"))
+    ? JSON.parse(readFileSync(path.join(repoRoot, "bench/results.json"), "utf8"))
+    : undefined;
+const PARTS = { yaml: "yaml", "in-process": "inProcess", cli: "cli", api: "apiCalls" };
+const TITLES = { yaml: "YAML parse + print", "in-process": "in-process render", cli: "CLI", api: "API calls per draft push" };
+/** Whether a part is not measured in this run but has figures from the previous one to keep. */
+function kept(part) {
+  if (wants(part) || previous === undefined) return false;
+  const figures = previous[PARTS[part]];
+  return Array.isArray(figures) ? figures.length > 0 : figures !== undefined;
+}
+/** The previous run's figures of a part, noting where they come from. */
+function keep(part) {
+  const keptBefore = (previous.notes ?? []).some((n) => n.startsWith(TITLES[part]) && n.includes("previous run"));
+  const source = previous.sources?.[PARTS[part]] ??
+    (keptBefore
+      ? { command: "an earlier npm run bench", load: [] }
+      : { command: previous.command, load: (previous.machine?.loadSamples ?? []).map((l) => l.load1) });
+  results.sources[PARTS[part]] = source;
+  const load = source.load.length > 0 ? `, 1-minute load ${source.load.join(", ")}` : "";
+  notes.push(
+    `${TITLES[part]}: the previous run's figures, not measured again in this run (made with \`${source.command}\`${load})`,
+  );
+  return previous[PARTS[part]];
+}
+const thisRun = () => ({ command: results.command, load: loadSamples.map((l) => l.load1) });
+
+if ((wants("yaml") && real !== undefined) || kept("yaml")) {
   const rounds = args.rounds ?? (args.smallest ? 2 : 7);
-  console.error(`bench: YAML layer parse + print, ${rounds} rounds`);
-  results.yaml = await measureThroughput(rounds);
+  if (wants("yaml")) console.error(`bench: YAML layer parse + print, ${rounds} rounds`);
+  results.yaml = wants("yaml") ? await measureThroughput(rounds) : keep("yaml");
   const y = results.yaml;
   for (const mode of ["warm", "cold"]) {
     const goal = mode === "warm" ? 50 : 15;
@@ -120,13 +150,16 @@ if (wants("yaml") && real !== undefined) {
   }
 }
 
-if (wants("in-process")) {
+if (wants("in-process") || kept("in-process")) {
   const yamlLayer = await import(pathToFileURL(path.join(repoRoot, "dist/src/yaml/index.js")).href);
   const packages = [...sizes.map(gen), ...(args.smallest ? reals.slice(0, 1) : reals)];
   const rounds = args.rounds ?? (args.smallest ? 3 : 5);
-  console.error(`bench: in-process render vs floor, ${packages.length} packages x ${rounds} rounds`);
+  if (wants("in-process"))
+    console.error(`bench: in-process render vs floor, ${packages.length} packages x ${rounds} rounds`);
   const runtime = createDefaultRuntime({ allowExec: false });
-  results.inProcess = await measureInProcess({ packages, rounds, renderPackage, runtime, yaml: yamlLayer });
+  results.inProcess = wants("in-process")
+    ? await measureInProcess({ packages, rounds, renderPackage, runtime, yaml: yamlLayer })
+    : keep("in-process");
   for (const r of results.inProcess) {
     const generated = r.name.startsWith("gen-");
     rows.push({
@@ -142,15 +175,17 @@ if (wants("in-process")) {
 
 if (wants("in-process")) sampleLoad("after in-process");
 
-if (wants("cli")) {
-  const missing = kptMissing();
-  if (missing) notes.push(missing);
-  const packages = args.smallest
-    ? [{ ...oneResourcePackage(), resources: 1 }]
-    : [{ ...oneResourcePackage(), resources: 1 }, gen(1000), gen(10000), ...allReals];
-  const rounds = args.rounds ?? 3;
-  console.error(`bench: CLI vs kpt, ${packages.length} packages x ${rounds} rounds`);
-  results.cli = measureCli({ packages, rounds, porchlightBin: path.join(repoRoot, "bin/porchlight.js") });
+if (wants("cli") || kept("cli")) {
+  if (wants("cli")) {
+    const missing = kptMissing();
+    if (missing) notes.push(missing);
+    const packages = args.smallest
+      ? [{ ...oneResourcePackage(), resources: 1 }]
+      : [{ ...oneResourcePackage(), resources: 1 }, gen(1000), gen(10000), ...allReals];
+    const rounds = args.rounds ?? 3;
+    console.error(`bench: CLI vs kpt, ${packages.length} packages x ${rounds} rounds`);
+    results.cli = measureCli({ packages, rounds, porchlightBin: path.join(repoRoot, "bin/porchlight.js") });
+  } else results.cli = keep("cli");
   for (const r of results.cli) {
     const label = r.name.startsWith("gen-") ? `${r.resources} resources` : r.name;
     if (r.error) {
@@ -226,14 +261,7 @@ function cliTarget(r) {
 
 if (wants("cli")) sampleLoad("after CLI");
 
-// With --only ... --write, the API figures of the previous run are kept (marked as such).
-const previous =
-  !wants("api") && args.write && existsSync(path.join(repoRoot, "bench/results.json"))
-    ? JSON.parse(readFileSync(path.join(repoRoot, "bench/results.json"), "utf8"))
-    : undefined;
-if (previous?.apiCalls?.length)
-  notes.push("API calls per draft push: the previous run's figures (not measured again in this run)");
-if (wants("api") || previous?.apiCalls?.length) {
+if (wants("api") || kept("api")) {
   const missing = wants("api") ? fakeGitHubMissing(sharedDir) : undefined;
   if (missing) notes.push(missing);
   else {
@@ -248,7 +276,7 @@ if (wants("api") || previous?.apiCalls?.length) {
     const rounds = args.rounds ?? (args.smallest ? 1 : 2);
     const measured = wants("api")
       ? measureApiCalls({ sharedDir, repoRoot, scenarios, rounds })
-      : Promise.resolve(previous.apiCalls);
+      : Promise.resolve(keep("api"));
     if (wants("api"))
       console.error(`bench: API calls per draft push, ${scenarios.length} scenarios x ${rounds} rounds`);
     results.apiCalls = await measured.catch((err) => {
@@ -312,6 +340,7 @@ results.machine = {
   loadSamples,
 };
 results.targets = targetSummary();
+for (const [part, key] of Object.entries(PARTS)) if (wants(part)) results.sources[key] = thisRun();
 
 /** The YAML-layer targets in one line each: holds or not, with the figures they are judged on. */
 function targetSummary() {
@@ -380,6 +409,9 @@ console.log(table);
 for (const t of results.targets) console.log(t);
 for (const n of notes) console.log(`note: ${n}`);
 
+const jsonSize = results.yaml?.json?.jsonMB
+  ? `${results.yaml.json.jsonMB.toFixed(1)} MB against ${results.yaml.json.MB.toFixed(1)} MB of YAML`
+  : "about 0.6 of the YAML's bytes";
 if (args.write) {
   writeFileSync(path.join(repoRoot, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(
@@ -392,7 +424,7 @@ Each cell is the median [min–max] over interleaved rounds; ratios are computed
 
 The machine is shared by several engineers at once: CPU time (user+sys) is the figure to read, wall times move with the load.
 
-- **YAML parse + print**: our YAML layer (src/yaml) reading and writing every resource file of ../shared/real-packages, MB/s of source text; warm = one process, later passes; cold = the first pass of a fresh process. Baselines: \`JSON.parse\` + \`JSON.stringify\` of the same data (the physical class) and the \`yaml\` package's Document API.
+- **YAML parse + print**: our YAML layer (src/yaml) reading and writing every resource file of ../shared/real-packages, MB/s of source text; warm = one process, later passes; cold = the first pass of a fresh process. Baselines: \`JSON.parse\` + \`JSON.stringify\` of the same data as JSON text (the physical class; also in MB of the YAML source per second, so the columns compare the same data — the JSON text is ${jsonSize}) and the \`yaml\` package's Document API.
 - **in-process render / floor**: \`renderPackage\` against reading every resource file with our YAML layer and writing it again (the floor). Generated packages: Deployments in files of 50 under set-namespace + set-labels + apply-setters.
 - **CLI CPU and wall time**: the whole \`porchlight render --allow-exec <dir>\` process against \`kpt fn render --allow-exec <dir>\`, cold, both on the same package with every pipeline step replaced by \`exec: cat\` (identical work), each on a fresh copy; CPU is user+sys of the process and its children; ratio = kpt / porchlight (> 1: porchlight is cheaper). Every real package of ../shared/real-packages ("largest" = most bytes); the last round's two outputs are compared byte for byte. A Kptfile differs by design: porchlight writes the rendered status (\`status.conditions\`, \`renderStatus\`) as kpt does since v1.0.0-beta.67 (the version of the conformance corpus, byte-exact there); the kpt installed here, \`kpt version\` 1.0.0-beta.56, writes none.
 - **app warm render vs a kpt process**: the in-process render (warm, builtins, as the app's render workers run it) of a builtin-renderable real package against the wall time of one kpt process on it (exec: cat).

@@ -258,6 +258,14 @@ function isSimple(value: string): boolean {
   return n < 3 || !(value.startsWith("---") || value.startsWith("..."));
 }
 
+/** Printable ASCII characters that set no flag of `analyzeScalar` after the first position. */
+const ORDINARY = (() => {
+  const t = new Uint8Array(128);
+  for (let c = 0x21; c <= 0x7e; c++) t[c] = 1;
+  for (const c of ",?[]{}:#") t[c.charCodeAt(0)] = 0;
+  return t;
+})();
+
 function analyzeScalar(value: string): Analysis {
   const n = value.length;
   if (n === 0) return EMPTY;
@@ -281,7 +289,16 @@ function analyzeScalar(value: string): Analysis {
   }
   let precededByWhitespace = true;
   for (let i = 0; i < n; ) {
-    const cp = value.codePointAt(i)!;
+    const c = value.charCodeAt(i);
+    if (i > 0 && c < 128 && ORDINARY[c] === 1) {
+      // A printable ASCII character without meaning inside a scalar: only resets the run flags.
+      previousSpace = false;
+      previousBreak = false;
+      precededByWhitespace = false;
+      i++;
+      continue;
+    }
+    const cp = c >= 0xd800 && c <= 0xdbff ? value.codePointAt(i)! : c;
     const w = cp > 0xffff ? 2 : 1;
     const nx = i + w < n ? value.charCodeAt(i + w) : -1;
     const followedByWhitespace = i + w >= n || nx === 32 || nx === 9;

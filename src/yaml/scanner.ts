@@ -143,10 +143,6 @@ function isUriChar(c: number, flow: boolean): boolean {
   }
 }
 
-function copyMark(m: Mark): Mark {
-  return { index: m.index, line: m.line, column: m.column };
-}
-
 /** go-yaml v3's scanner (tokens with a two-token lookahead for comments). */
 export class Scanner {
   readonly src: string;
@@ -275,9 +271,11 @@ export class Scanner {
       this.insert(-1, this.tok(T.StreamStart, m, m));
       return;
     }
-    const scanMark = this.mark();
+    const scanIndex = this.pos;
+    const scanLine = this.line;
+    const scanColumn = this.column;
     this.scanToNextToken();
-    this.unrollIndent(this.column, scanMark);
+    this.unrollIndent(this.column, scanIndex, scanLine, scanColumn);
     const c = this.c();
     if (this.pos >= this.len && c === NUL) {
       this.fetchStreamEnd();
@@ -295,13 +293,17 @@ export class Scanner {
       this.fetchDocumentIndicator(T.DocumentEnd);
       return;
     }
-    let commentMark = this.mark();
+    let commentMark: Mark | undefined;
     if (this.tokens.length > 0 && ((this.flowLevel === 0 && c === 58) || (this.flowLevel > 0 && c === 44))) {
       commentMark = this.tokens[this.tokens.length - 1].start;
     }
+    const at = this.pos;
+    const line = this.line;
+    const column = this.column;
     this.fetchToken(c);
     if (this.tokens.length > 0 && this.tokens[this.tokens.length - 1].type === T.BlockEntry) return;
-    this.scanLineComment(commentMark);
+    if (this.newlines > 0) return;
+    this.scanLineComment(commentMark ?? { index: at, line, column });
   }
 
   private fetchToken(c: number): void {
@@ -459,10 +461,10 @@ export class Scanner {
     }
   }
 
-  private unrollIndent(column: number, scanMark: Mark): void {
-    if (this.flowLevel > 0) return;
-    let blockMark = copyMark(scanMark);
-    blockMark.index--;
+  private unrollIndent(column: number, scanIndex: number, scanLine = this.line, scanColumn = this.column): void {
+    if (this.flowLevel > 0 || this.indent <= column) return;
+    // The block end's mark: the scan start's, its index less one.
+    let blockMark: Mark = { index: scanIndex - 1, line: scanLine, column: scanColumn };
     while (this.indent > column) {
       let stop = blockMark.index;
       for (let i = this.comments.length - 1; i >= 0; i--) {
@@ -481,7 +483,7 @@ export class Scanner {
       this.column = 0;
       this.line++;
     }
-    this.unrollIndent(-1, this.mark());
+    this.unrollIndent(-1, this.pos);
     this.removeSimpleKey();
     this.simpleKeyAllowed = false;
     const m = this.mark();
@@ -489,14 +491,14 @@ export class Scanner {
   }
 
   private fetchDirective(): void {
-    this.unrollIndent(-1, this.mark());
+    this.unrollIndent(-1, this.pos);
     this.removeSimpleKey();
     this.simpleKeyAllowed = false;
     this.insert(-1, this.scanDirective());
   }
 
   private fetchDocumentIndicator(type: T): void {
-    this.unrollIndent(-1, this.mark());
+    this.unrollIndent(-1, this.pos);
     this.removeSimpleKey();
     this.simpleKeyAllowed = false;
     const start = this.mark();
@@ -694,11 +696,20 @@ export class Scanner {
   }
 
   private scanToNextToken(): void {
-    const scanMark = this.mark();
+    let scanMark: Mark | undefined;
+    const scanIndex = this.pos;
+    const scanLine = this.line;
+    const scanColumn = this.column;
+    const src = this.src;
     for (;;) {
-      if (this.column === 0 && this.c() === 0xfeff) this.skip();
-      while (this.c() === SP || ((this.flowLevel > 0 || !this.simpleKeyAllowed) && this.c() === TAB))
-        this.skip();
+      if (this.column === 0 && src.charCodeAt(this.pos) === 0xfeff) this.skip();
+      const tabs = this.flowLevel > 0 || !this.simpleKeyAllowed;
+      let p = this.pos;
+      for (let c = src.charCodeAt(p); c === SP || (tabs && c === TAB); c = src.charCodeAt(++p));
+      if (p > this.pos) {
+        this.column += p - this.pos;
+        this.pos = p;
+      }
       const n = this.tokens.length;
       if (this.comments.length > 0 && n > 1) {
         const a = this.tokens[n - 2];
@@ -715,7 +726,10 @@ export class Scanner {
           if (comment.start.line === this.line - 1) comment.token = this.mark();
         }
       }
-      if (this.c() === 35) this.scanComments(scanMark);
+      if (this.c() === 35) {
+        scanMark ??= { index: scanIndex, line: scanLine, column: scanColumn };
+        this.scanComments(scanMark);
+      }
       if (isBreak(this.c())) {
         this.skipLine();
         if (this.flowLevel === 0) this.simpleKeyAllowed = true;
@@ -1022,7 +1036,9 @@ export class Scanner {
     let leadingBlanks = false;
     const indent = this.indent + 1;
     const start = this.mark();
-    let end = this.mark();
+    let endPos = -1;
+    let endLine = 0;
+    let endColumn = 0;
     const flow = this.flowLevel > 0;
     for (;;) {
       const c0 = this.c();
@@ -1058,19 +1074,28 @@ export class Scanner {
         // A run of characters that cannot end the scalar.
         const from = this.pos;
         this.skip();
+        const src = this.src;
+        let p = this.pos;
         for (;;) {
-          const d = this.c();
+          const d = src.charCodeAt(p);
           if (
-            isBlankZ(d) ||
-            d === 58 ||
-            (flow && (d === 44 || d === 63 || d === 91 || d === 93 || d === 123 || d === 125))
+            d <= 32
+              ? d === SP || d === TAB || d === LF || d === CR || d === NUL
+              : d === 58 ||
+                d === 0x85 ||
+                d === 0x2028 ||
+                d === 0x2029 ||
+                (flow && (d === 44 || d === 63 || d === 91 || d === 93 || d === 123 || d === 125))
           )
             break;
-          this.pos++;
-          this.column++;
+          p++;
         }
-        s += this.src.slice(from, this.pos);
-        end = this.mark();
+        this.column += p - this.pos;
+        this.pos = p;
+        s = s.length === 0 ? src.slice(from, p) : s + src.slice(from, p);
+        endPos = p;
+        endLine = this.line;
+        endColumn = this.column;
       }
       if (!(isBlank(this.c()) || isBreak(this.c()))) break;
       while (isBlank(this.c()) || isBreak(this.c())) {
@@ -1093,6 +1118,7 @@ export class Scanner {
       if (!flow && this.column < indent) break;
     }
     if (leadingBlanks) this.simpleKeyAllowed = true;
+    const end = endPos < 0 ? start : { index: endPos, line: endLine, column: endColumn };
     return this.tok(T.Scalar, start, end, s, SS.Plain);
   }
 

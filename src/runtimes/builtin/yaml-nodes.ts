@@ -16,6 +16,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import type { KrmResource, ResultResourceRef } from "../../krm/resource-list.js";
+import { resolvePlain } from "../../yaml/resolve.js";
 
 /** Anything that holds YAML: a whole document or a node inside one. */
 export type YamlHolder = Document | Node | null | undefined;
@@ -126,7 +127,9 @@ export function setScalarText(node: Scalar, text: string): void {
     return;
   }
   const plain = node.type === undefined || node.type === Scalar.PLAIN;
-  if (plain) {
+  // Only a text yaml.v3 resolves to something else than a string can be a number, bool or null
+  // for the yaml package too (its core schema's non-strings are a subset): parse those alone.
+  if (plain && resolvePlain(text) !== "!!str") {
     const parsed = parseDocument(text).contents;
     if (isScalar(parsed) && parsed.type === Scalar.PLAIN && typeof parsed.value !== "string") {
       node.value = parsed.value;
