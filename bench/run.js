@@ -109,7 +109,12 @@ const previous =
     ? JSON.parse(readFileSync(path.join(repoRoot, "bench/results.json"), "utf8"))
     : undefined;
 const PARTS = { yaml: "yaml", "in-process": "inProcess", cli: "cli", api: "apiCalls" };
-const TITLES = { yaml: "YAML parse + print", "in-process": "in-process render", cli: "CLI", api: "API calls per draft push" };
+const TITLES = {
+  yaml: "YAML parse + print",
+  "in-process": "in-process render",
+  cli: "CLI",
+  api: "API calls per draft push",
+};
 /** Whether a part is not measured in this run but has figures from the previous one to keep. */
 function kept(part) {
   if (wants(part) || previous === undefined) return false;
@@ -118,8 +123,11 @@ function kept(part) {
 }
 /** The previous run's figures of a part, noting where they come from. */
 function keep(part) {
-  const keptBefore = (previous.notes ?? []).some((n) => n.startsWith(TITLES[part]) && n.includes("previous run"));
-  const source = previous.sources?.[PARTS[part]] ??
+  const keptBefore = (previous.notes ?? []).some(
+    (n) => n.startsWith(TITLES[part]) && n.includes("previous run"),
+  );
+  const source =
+    previous.sources?.[PARTS[part]] ??
     (keptBefore
       ? { command: "an earlier npm run bench", load: [] }
       : { command: previous.command, load: (previous.machine?.loadSamples ?? []).map((l) => l.load1) });

@@ -461,7 +461,12 @@ export class Scanner {
     }
   }
 
-  private unrollIndent(column: number, scanIndex: number, scanLine = this.line, scanColumn = this.column): void {
+  private unrollIndent(
+    column: number,
+    scanIndex: number,
+    scanLine = this.line,
+    scanColumn = this.column,
+  ): void {
     if (this.flowLevel > 0 || this.indent <= column) return;
     // The block end's mark: the scan start's, its index less one.
     let blockMark: Mark = { index: scanIndex - 1, line: scanLine, column: scanColumn };
