@@ -61,9 +61,27 @@ function strategyOf(ctx: VerbCtx): string | undefined {
   return strategy;
 }
 
+/**
+ * Refuses a `.` or `..` segment in the directory of a clone URL (`<repo>.git/<dir>@<ref>`) or in
+ * `--directory`: the package is named as it is in its repository, never normalised to another one.
+ */
+function refuseDotSegments(arg: string, directory: string | undefined): void {
+  const m = /\.git\/([^@]*)/.exec(arg);
+  for (const [what, dir] of [
+    [`the directory of ${arg}`, m?.[1]],
+    ["--directory", directory],
+  ] as const) {
+    if (dir?.split("/").some((segment) => segment === "." || segment === ".."))
+      throw new VerbError(
+        `${what} has a "." or ".." segment (${JSON.stringify(dir)}): name the package's directory as it is in the upstream repository, e.g. <repo>.git/base@v1`,
+      );
+  }
+}
+
 /** Where UPSTREAM is: a git URL on this GitHub, or a Published revision NAME. */
 async function upstreamOf(ctx: VerbCtx, arg: string): Promise<UpstreamSpec> {
   if (arg.includes("://") || /\.git($|\/|@)/.test(arg)) {
+    refuseDotSegments(arg, str(ctx, "directory"));
     const parsed = parsePackageRef(arg);
     const host = upstreamHostOf(ctx.env);
     const up = parseUpstreamUrl(parsed.repo, host);

@@ -7,6 +7,7 @@ import type { GitHubPort, RepoRef } from "../github/port.js";
 import type { RestClientEnv } from "../github/rest-client.js";
 import type { PackageRevisionInfo } from "../lifecycle/revision-list.js";
 import { listRepoRevisions, type RepoRevisions } from "./rpkg-revisions.js";
+import { closeNames } from "./suggest.js";
 
 /** A GitHub or lifecycle refusal: `Error: porchlight rpkg <verb>: <message>`, exit 1, no usage. */
 export class VerbError extends Error {}
@@ -114,6 +115,7 @@ export async function findRevision(
   const repos = await candidateRepositories(ctx, name, options);
   const found: LocatedRevision[] = [];
   const near: string[] = [];
+  const names: string[] = [];
   for (const repo of repos) {
     let listed: RepoRevisions;
     try {
@@ -125,7 +127,8 @@ export async function findRevision(
     }
     for (const row of listed.rows) {
       if (row.name === name) found.push({ ...row, repo, defaultBranch: listed.defaultBranch });
-      else if (row.name.startsWith(`${name}.`) || row.packageName === name) near.push(row.name);
+      else if (row.packageName === name) near.push(row.name);
+      else names.push(row.name);
     }
   }
   if (found.length === 1) return found[0]!;
@@ -138,8 +141,9 @@ export async function findRevision(
     repos.length === 0
       ? "no repository the token reaches has a name it starts with"
       : `not in ${repos.map((r) => `${r.owner}/${r.repo}`).join(", ")}`;
+  const mean = [...near, ...closeNames(name, names)];
   throw new VerbError(
-    `no package revision ${name} (${searched})${near.length ? `; did you mean ${near.join(", ")}?` : "; see porchlight rpkg get"}`,
+    `no package revision ${name} (${searched})${mean.length ? `; did you mean ${mean.join(", ")}?` : "; see porchlight rpkg get"}`,
   );
 }
 

@@ -25,6 +25,7 @@ import type { CliIo } from "./cli-io.js";
 import { commandAt, UsageError } from "./commands.js";
 import { reachableRepositories, webBaseOf } from "./rpkg-context.js";
 import { listRepoRevisions } from "./rpkg-revisions.js";
+import { closeNames } from "./suggest.js";
 import { columns } from "./table.js";
 
 const USAGE = commandAt("rpkg get")?.usage ?? "";
@@ -185,6 +186,11 @@ function parseGetArgs(args: string[]): { values: GetFlags; names: string[] } {
     allowPositionals: true,
     strict: true,
   });
+  // porchctl's --revision is an int64 flag: pflag refuses anything else before the command runs.
+  if (values.revision !== undefined && !/^[+-]?\d+$/.test(values.revision))
+    throw new Error(
+      `invalid argument ${JSON.stringify(values.revision)} for "--revision" flag: strconv.ParseInt: parsing ${JSON.stringify(values.revision)}: invalid syntax`,
+    );
   return { values, names: positionals };
 }
 
@@ -193,18 +199,19 @@ async function repoRevisions(
   port: ReturnType<typeof createRestPort>,
   repo: RepoRef,
   options: { values: GetFlags; names: string[]; webBase: string; yaml: boolean },
-): Promise<{ rows: PackageRevisionInfo[]; items: unknown[] }> {
+): Promise<{ rows: PackageRevisionInfo[]; items: unknown[]; all: string[] }> {
   const { values, names } = options;
   const listed = await listRepoRevisions(port, repo);
   const { refs } = listed;
+  const all = listed.rows.map((r) => r.name);
   const rows = listed.rows.filter(
     (r) =>
       (values.name === undefined || r.packageName === values.name) &&
-      (values.revision === undefined || String(r.revision) === values.revision) &&
+      (values.revision === undefined || r.revision === Number(values.revision)) &&
       (values.workspace === undefined || r.workspace === values.workspace) &&
       (names.length === 0 || names.includes(r.name)),
   );
-  if (!options.yaml || rows.length === 0) return { rows, items: [] };
+  if (!options.yaml || rows.length === 0) return { rows, items: [], all };
   const onDefaultBranch = new Set(refs.defaultBranchPaths);
   const owners = await variantOwners(port, {
     repo,
@@ -217,7 +224,22 @@ async function repoRevisions(
   });
   for (const [name, owner] of await draftOwners(port, repo, rows)) owners.set(name, owner);
   const list = toPackageRevisionList(rows, `${options.webBase}/${repo.owner}/${repo.repo}`, owners);
-  return { rows, items: list.items as unknown[] };
+  return { rows, items: list.items as unknown[], all };
+}
+
+/**
+ * kubectl's answer to NAMEs that are not there: `Error: ... not found` on stderr for each (with the
+ * close names it may mean); the found ones are still printed. Returns how many were missing.
+ */
+function reportMissing(names: readonly string[], all: ReadonlySet<string>, io: CliIo): number {
+  const missing = names.filter((n) => !all.has(n));
+  for (const name of missing) {
+    const near = closeNames(name, all);
+    io.stderr(
+      `Error: package revision ${JSON.stringify(name)} not found${near.length ? `; did you mean ${near.join(", ")}?` : ""}\n`,
+    );
+  }
+  return missing.length;
 }
 
 /**
@@ -265,6 +287,7 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
     const repos = only ? [only] : await reachableRepositories(port);
     const rows: PackageRevisionInfo[] = [];
     const items: unknown[] = [];
+    const all = new Set<string>();
     let failed = 0;
     for (const repo of repos) {
       try {
@@ -274,15 +297,21 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
           webBase: webBaseOf(io.env),
           yaml: output === "yaml",
         });
-        rows.push(...got.rows);
+        // Across repositories, REPOSITORY names the owner too (two owners may have a `catalog`).
+        rows.push(
+          ...(only ? got.rows : got.rows.map((r) => ({ ...r, repository: `${repo.owner}/${repo.repo}` }))),
+        );
         items.push(...got.items);
+        for (const name of got.all) all.add(name);
       } catch (error) {
         if (only) throw error;
         failed += 1;
         io.stderr(`warning: ${repo.owner}/${repo.repo} not listed: ${(error as Error).message}\n`);
       }
     }
-    io.stdout(output === "yaml" ? stringify({ apiVersion: "v1", kind: "List", items }) : formatTable(rows));
+    if (rows.length > 0 || names.length === 0 || output === "yaml")
+      io.stdout(output === "yaml" ? stringify({ apiVersion: "v1", kind: "List", items }) : formatTable(rows));
+    if (reportMissing(names, all, io) > 0) return 1;
     return failed > 0 && rows.length === 0 && repos.length === failed ? 1 : 0;
   } catch (error) {
     io.stderr(`porchlight rpkg get: ${error instanceof Error ? error.message : String(error)}\n`);

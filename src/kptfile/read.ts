@@ -3,7 +3,7 @@
  * `v1alpha1`/`v1alpha2` schemas get kpt's migration message) and strict decoding (`./check.ts`: a
  * hand check, zod for the errors).
  */
-import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Scalar } from "yaml";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
 import { parseYamlFile } from "../krm/yaml-io.js";
 import { decodeKptfileData } from "./check.js";
@@ -74,8 +74,22 @@ export function toPlain(node: unknown): unknown {
     return out;
   }
   if (isSeq(node)) return node.items.map(toPlain);
-  if (isScalar(node)) return node.value === null || node.value === undefined ? undefined : String(node.value);
+  if (isScalar(node)) return node.value === null || node.value === undefined ? undefined : scalarText(node);
   return undefined;
+}
+
+/**
+ * A scalar's text as yaml.v3 gives a string field: a plain number or boolean as written (`commit:
+ * 0123456`, a 40-digit sha, `ref: 0777`), not as the number it resolves to; the value when the node
+ * was changed after parsing (its source no longer says it).
+ */
+function scalarText(node: Scalar): string {
+  const { value, source } = node;
+  if (typeof value === "string" || typeof source !== "string" || node.type !== "PLAIN") return String(value);
+  if (typeof value === "number" && (Number(source) === value || !Number.isFinite(value))) return source;
+  if (typeof value === "bigint" && /^[-+]?\d+$/.test(source) && BigInt(source) === value) return source;
+  if (typeof value === "boolean" && source.toLowerCase() === String(value)) return source;
+  return String(value);
 }
 
 /**

@@ -6,7 +6,13 @@
  * repository. In memory here; the same interface over Redis when `REDIS_URL` is set.
  */
 import { parseKptfile } from "../pkg/kptfile.js";
-import { packageOfDirectory, readUpstreamUrl, repoKey, revisionOfRef } from "./upstream-source.js";
+import {
+  packageOfDirectory,
+  readUpstreamUrl,
+  repoKey,
+  revisionOfRef,
+  upstreamDirectoryProblem,
+} from "./upstream-source.js";
 
 /** One downstream package. */
 export interface DownstreamEntry {
@@ -66,14 +72,15 @@ export class MemoryDownstreamIndex implements DownstreamIndex {
 /**
  * The downstream packages of one repository, from its Kptfiles (`path/Kptfile` → text): every
  * package whose `upstream.git.repo` is a repository on `host`. Unreadable Kptfiles are skipped
- * (their packages' checks report them); packages whose upstream URL is refused are added to `refused`.
+ * (their packages' checks report them); packages whose upstream URL or directory is refused are added
+ * to `refused`.
  */
 export function downstreamsInRepository(options: {
   repo: string;
   kptfiles: ReadonlyMap<string, string>;
   host: string;
   ownerAnnotation: string;
-  /** Receives the package paths whose `upstream.git.repo` is refused (see readUpstreamUrl). */
+  /** Receives the package paths whose `upstream.git.repo` or `directory` is refused (see readUpstreamUrl). */
   refused?: string[];
 }): DownstreamEntry[] {
   const out: DownstreamEntry[] = [];
@@ -94,7 +101,7 @@ export function downstreamsInRepository(options: {
     if (!git?.repo) continue;
     const pkg = file === "Kptfile" ? "" : file.slice(0, -"/Kptfile".length);
     const reading = readUpstreamUrl(git.repo, options.host);
-    if ("refused" in reading) {
+    if ("refused" in reading || upstreamDirectoryProblem(git.directory)) {
       options.refused?.push(pkg);
       continue;
     }

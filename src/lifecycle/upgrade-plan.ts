@@ -34,6 +34,7 @@ import {
   refForRevision,
   repoKey,
   revisionOfRef,
+  upstreamDirectoryProblem,
 } from "./upstream-source.js";
 
 /** What the upstream use-cases need beyond {@link LifecycleDeps}. */
@@ -92,8 +93,8 @@ export interface DownstreamStatus {
 
 /**
  * Reads a downstream package and the newest published revision of its upstream; undefined when the
- * package has no Kptfile or no upstream. Throws {@link UpstreamBlockedError} when its upstream URL is
- * refused or `access` refuses to read that repository (the reason names which).
+ * package has no Kptfile or no upstream. Throws {@link UpstreamBlockedError} when its upstream URL or
+ * directory is refused or `access` refuses to read that repository (the reason names which).
  */
 export async function downstreamStatus(options: {
   port: UpstreamPort;
@@ -120,6 +121,8 @@ export async function downstreamStatus(options: {
   if (!git?.repo) return undefined;
   const reading = readUpstreamUrl(git.repo, options.host);
   if ("refused" in reading) throw new UpstreamBlockedError(reading.refused);
+  const directoryProblem = upstreamDirectoryProblem(git.directory);
+  if (directoryProblem) throw new UpstreamBlockedError(directoryProblem);
   const upstream = { owner: reading.repo.owner, repo: reading.repo.name };
   const access = await options.access(upstream);
   if (!access.allowed) throw new UpstreamBlockedError(access.reason);

@@ -65,6 +65,15 @@ export function parseUpstreamUrl(url: string, webBase: string): UpstreamRepo | u
   return "repo" in reading ? reading.repo : undefined;
 }
 
+/**
+ * Why a Kptfile `upstream.git.directory` is refused (dot segments: `/../x` would name a path outside
+ * the upstream package tree, and tag lookups would run on it), else undefined.
+ */
+export function upstreamDirectoryProblem(directory: string | undefined): string | undefined {
+  if (!(directory ?? "").split("/").some((segment) => segment === "." || segment === "..")) return undefined;
+  return `upstream directory ${JSON.stringify(directory)} is refused: it has dot segments (porchlight reads only a package directory of the upstream repository, written as it is there, e.g. /base)`;
+}
+
 /** The package path of a Kptfile `directory` (`/base/` → `base`, `/` → ``). */
 export function packageOfDirectory(directory: string | undefined): string {
   return (directory ?? "").replace(/^\/+|\/+$/g, "");

@@ -16,6 +16,21 @@ function readError(text: string): KptfileError {
 }
 
 describe("Kptfile reading", () => {
+  it("reads unquoted all-digit and number-like strings as written (yaml.v3 into string fields)", () => {
+    const sha = "1234567890123456789012345678901234567890";
+    const { kptfile } = readKptfile(
+      "Kptfile",
+      `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\nupstreamLock:\n  type: git\n  git:\n    repo: https://github.com/a/b\n    directory: /base\n    ref: 0777\n    commit: ${sha}\ninfo:\n  description: 1e3\n  keywords: [0x10, True, 007]\n`,
+    );
+    expect(kptfile.upstreamLock?.git).toEqual({
+      repo: "https://github.com/a/b",
+      directory: "/base",
+      ref: "0777",
+      commit: sha,
+    });
+    expect(kptfile.info).toEqual({ description: "1e3", keywords: ["0x10", "True", "007"] });
+  });
+
   it("rejects unknown fields, naming the field, its line and kpt's type", () => {
     const err = readError(
       "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\npipeline:\n  mutatorz: []\n",

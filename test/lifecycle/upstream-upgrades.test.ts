@@ -483,4 +483,39 @@ describe("upgrade pull requests", () => {
       "every published revision of it was deleted (`porchlight rpkg del`); its last published revision was `base/v2` (its commit is kept at branch `deleted/base/v2`).",
     );
   });
+
+  it("an upstream directory with dot segments on the default branch ends with a porchlight/upgrade check, before any tag lookup", async () => {
+    const h = upstreamHarness();
+    const blueprints = h.inst.add("org/blueprints", { "base/Kptfile": KPTFILE });
+    blueprints.tags.set("base/v1", blueprints.heads.get("main")!);
+    const kptfile = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: app
+upstream:
+  type: git
+  git:
+    repo: https://github.com/org/blueprints
+    directory: /../../x
+    ref: v1
+upstreamLock:
+  type: git
+  git:
+    repo: https://github.com/org/blueprints
+    directory: /../../x
+    ref: v1
+    commit: ${blueprints.heads.get("main")}
+`;
+    const deployRepo = h.inst.add("org/deploy", { "app/Kptfile": kptfile });
+    expect(await h.drain(h.job("org/deploy", { type: "index" }))).toEqual([
+      "upstream:index:org/deploy: 0 downstream package(s), 0 behind, 1 whose upstream is not read",
+      expect.stringMatching(/^upstream:downstream:org\/deploy:app: app: blocked$/),
+    ]);
+    expect(h.inst.calls.filter((c) => c.endsWith("listTags"))).toEqual([]);
+    const runs = upgradeRuns(deployRepo, deployRepo.heads.get("main")!);
+    expect(runs.map((r) => r.conclusion)).toEqual(["neutral"]);
+    expect(runs[0]!.output?.summary).toContain(
+      'upstream directory "/../../x" is refused: it has dot segments',
+    );
+  });
 });
