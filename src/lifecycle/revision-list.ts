@@ -128,28 +128,56 @@ function uniqueNames(rows: PackageRevisionInfo[]): void {
  * tags that are not integer revisions (`pkg/v2.0.0`, `v1`) are skipped.
  */
 export function deriveRevisions(inputs: RevisionInputs): PackageRevisionInfo[] {
-  const out: PackageRevisionInfo[] = [];
-  const make = (
-    packagePath: string,
-    fields: Omit<
-      PackageRevisionInfo,
-      "name" | "packagePath" | "packageName" | "directory" | "repository" | "latest"
-    >,
-  ): PackageRevisionInfo | undefined => {
+  const make = revisionMaker(inputs);
+  const out = [...publishedRevisions(inputs, make), ...draftRevisions(inputs, make)];
+  for (const pkg of inputs.mainPackages ?? []) {
+    const info = make(pkg.path, {
+      workspace: inputs.defaultBranch,
+      revision: -1,
+      lifecycle: "Published",
+      ref: `refs/heads/${inputs.defaultBranch}`,
+      sha: pkg.sha,
+    });
+    if (info) out.push(info);
+  }
+  uniqueNames(out);
+  const rank = (r: number) => (r === 0 ? Number.MAX_SAFE_INTEGER : r);
+  return out.sort(
+    (a, b) =>
+      a.packageName.localeCompare(b.packageName) ||
+      a.packagePath.localeCompare(b.packagePath) ||
+      rank(a.revision) - rank(b.revision) ||
+      a.workspace.localeCompare(b.workspace),
+  );
+}
+
+/** The fields of a revision that its ref gives (the rest follow from the package path). */
+type RevisionFields = Omit<
+  PackageRevisionInfo,
+  "name" | "packagePath" | "packageName" | "directory" | "repository" | "latest"
+>;
+type RevisionMaker = (packagePath: string, fields: RevisionFields) => PackageRevisionInfo | undefined;
+
+/** Builds a revision of a package path; undefined for a package outside `inputs.directories`. */
+function revisionMaker(inputs: RevisionInputs): RevisionMaker {
+  return (packagePath, fields) => {
     const directory = directoryOf(packagePath, inputs.directories);
     if (directory === undefined) return undefined;
-    const name = packageName(packagePath, directory);
     return {
       name: revisionObjectName({ repository: inputs.repository, packagePath, workspace: fields.workspace }),
       packagePath,
-      packageName: name,
+      packageName: packageName(packagePath, directory),
       directory,
       repository: inputs.repository,
       latest: false,
       ...fields,
     };
   };
+}
 
+/** The revisions of the integer revision tags (`<pkg>/v<N>`), the newest of each package marked latest. */
+function publishedRevisions(inputs: RevisionInputs, make: RevisionMaker): PackageRevisionInfo[] {
+  const out: PackageRevisionInfo[] = [];
   const latest = new Map<string, PackageRevisionInfo>();
   for (const tag of inputs.tags) {
     const parsed = parseRevisionTag(tag.name);
@@ -167,7 +195,12 @@ export function deriveRevisions(inputs: RevisionInputs): PackageRevisionInfo[] {
     if (!best || best.revision < info.revision) latest.set(info.packagePath, info);
   }
   for (const info of latest.values()) info.latest = true;
+  return out;
+}
 
+/** The Draft and Proposed revisions of the draft branches (`drafts/<pkg>/<workspace>`). */
+function draftRevisions(inputs: RevisionInputs, make: RevisionMaker): PackageRevisionInfo[] {
+  const out: PackageRevisionInfo[] = [];
   for (const branch of inputs.branches) {
     const draft = parseDraftBranch(branch.name, { draftPrefix: inputs.draftPrefix });
     if (!draft) continue;
@@ -183,27 +216,7 @@ export function deriveRevisions(inputs: RevisionInputs): PackageRevisionInfo[] {
     });
     if (info) out.push(info);
   }
-
-  for (const pkg of inputs.mainPackages ?? []) {
-    const info = make(pkg.path, {
-      workspace: inputs.defaultBranch,
-      revision: -1,
-      lifecycle: "Published",
-      ref: `refs/heads/${inputs.defaultBranch}`,
-      sha: pkg.sha,
-    });
-    if (info) out.push(info);
-  }
-
-  uniqueNames(out);
-  const rank = (r: number) => (r === 0 ? Number.MAX_SAFE_INTEGER : r);
-  return out.sort(
-    (a, b) =>
-      a.packageName.localeCompare(b.packageName) ||
-      a.packagePath.localeCompare(b.packagePath) ||
-      rank(a.revision) - rank(b.revision) ||
-      a.workspace.localeCompare(b.workspace),
-  );
+  return out;
 }
 
 /**

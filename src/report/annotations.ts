@@ -6,29 +6,12 @@ import path from "node:path/posix";
 import type { PackageFiles, RenderResult, StepReport } from "../engine/types.js";
 import type { CheckAnnotation } from "../github/port.js";
 import type { FunctionResult } from "../krm/resource-list.js";
+import type { PackageAnnotations, PackageReport } from "./package-report.js";
+import { yamlErrorAnnotation } from "./yaml-error-annotation.js";
 import { locateInParsed, type ParsedYaml, parseForLocate } from "./yaml-position.js";
 
-/** One rendered package as the reports see it. */
-export interface PackageReport {
-  /** Repository-relative path of the package root (`""` for the repository root). */
-  packagePath: string;
-  result: RenderResult;
-  /** The package's files as pushed (used to locate lines when nothing was stored). */
-  inputFiles: PackageFiles;
-}
-
-/**
- * One package's annotations, located where it was rendered (a render worker, within its budgets), with
- * paths relative to the package: the file that does not parse (if the render failed that way), the
- * first results that name a file, how many results name one in all, and where the first
- * error-severity results point (`file:line` relative to the package, `""` when they name no file).
- */
-export interface PackageAnnotations {
-  invalid?: CheckAnnotation;
-  results: CheckAnnotation[];
-  total: number;
-  errorsAt: string[];
-}
+export type { PackageAnnotations, PackageReport } from "./package-report.js";
+export { yamlErrorAnnotation } from "./yaml-error-annotation.js";
 
 /** A render result that may carry its {@link PackageAnnotations} (the render pool's results do). */
 export type AnnotatedRenderResult = RenderResult & { annotations?: PackageAnnotations };
@@ -192,38 +175,6 @@ function locatedOf(pkg: PackageReport, max = MAX_ANNOTATIONS): PackageAnnotation
     (pkg.result as AnnotatedRenderResult).annotations ??
     locatePackageAnnotations(pkg.result, pkg.inputFiles, max)
   );
-}
-
-/** `<file>: yaml: line N: <reason>` in kpt's render error chain (a resource file that does not parse). */
-const RESOURCE_YAML =
-  /(?:^|[\s:])([^\s:"][^:\n"]*): (?:MalformedYAMLError: )?yaml: (?:line (\d+): )?([^\n]+)/;
-/** `error reading Kptfile at "<dir>": yaml: line N: <reason>` (a Kptfile that does not parse). */
-const KPTFILE_YAML = /error reading Kptfile at "([^"]*)": yaml: (?:line (\d+): )?([^\n]+)/;
-
-/**
- * The annotation of a package that failed because a file is not valid YAML, at that file and line
- * (kpt's messages name them: `<file>: yaml: line 5: did not find expected key`, `error reading Kptfile at
- * "<dir>": yaml: line 3: ...`). `undefined` when the render did not fail that way.
- */
-export function yamlErrorAnnotation(pkg: PackageReport): CheckAnnotation | undefined {
-  const error = pkg.result.ok ? undefined : pkg.result.error;
-  if (!error) return undefined;
-  const kptfile = KPTFILE_YAML.exec(error);
-  const resource = kptfile ? undefined : RESOURCE_YAML.exec(error);
-  const match = kptfile ?? resource;
-  if (!match) return undefined;
-  const [, where = "", lineText, reason = ""] = match;
-  const dir = where.replace(/^\.\/?/, "");
-  const rel = kptfile ? path.join(dir, "Kptfile") : path.normalize(where);
-  const line = Math.max(1, Number(lineText ?? 1));
-  return {
-    path: pkg.packagePath ? path.join(pkg.packagePath, rel) : rel,
-    start_line: line,
-    end_line: line,
-    annotation_level: "failure",
-    title: kptfile ? "Invalid Kptfile" : "Invalid YAML",
-    message: `yaml: ${lineText ? `line ${lineText}: ` : ""}${reason}`,
-  };
 }
 
 /** An error-severity result where a reader finds it: the step, `file:line` (repository-relative) and field. */
