@@ -31,7 +31,7 @@
  * - Sandbox: policies see only `input`, `data` and the builtins; no network (`http.send` is not provided),
  *   no filesystem, no environment (`opa.runtime` gives an empty object).
  */
-import { compileToPolicy } from "./compile/compiler.js";
+import { compileToPolicy } from "./compile/policy.js";
 import type { CompiledPolicy, CompileOptions, RegoModule } from "./types.js";
 
 export { RegoBudgetError, RegoCompileError, RegoEvalError } from "./errors.js";
