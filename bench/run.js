@@ -10,7 +10,8 @@
 //   - the app's warm render (in process) against a kpt process on the same package;
 //   - API calls per draft push against ../shared/tools/fake-github running the built app unmodified.
 // Full run: writes BENCHMARKS.md and bench/results.json. `--smallest` (CI): the smallest case of each
-// part, a few seconds, writes nothing. `--only in-process,cli,api` and `--rounds N` narrow a run.
+// part, a few seconds, writes nothing. `--only in-process,cli,api` and `--rounds N` narrow a run;
+// `--api-cases 1x10,1000x10` (packages x files) picks API scenarios (then nothing is written).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -27,7 +28,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 const sharedDir = path.resolve(repoRoot, "../shared");
 
 function parseArgs(argv) {
-  const args = { smallest: false, only: undefined, rounds: undefined, write: undefined };
+  const args = { smallest: false, only: undefined, rounds: undefined, write: undefined, apiCases: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--smallest") args.smallest = true;
@@ -35,10 +36,12 @@ function parseArgs(argv) {
     else if (a === "--rounds") args.rounds = Number(argv[++i]);
     else if (a === "--no-write") args.write = false;
     else if (a === "--write") args.write = true;
+    else if (a === "--api-cases") args.apiCases = new Set(argv[++i].split(","));
     else throw new Error(`bench: unknown argument ${a}`);
   }
   if (args.write === undefined)
-    args.write = !args.smallest && args.only === undefined && args.rounds === undefined;
+    args.write =
+      !args.smallest && args.only === undefined && args.rounds === undefined && args.apiCases === undefined;
   return args;
 }
 
@@ -280,7 +283,7 @@ if (wants("api") || kept("api")) {
           { name: "1 package, 100 files", packages: 1, files: 100 },
           { name: "1 package, 1000 files", packages: 1, files: 1000 },
           { name: "1000 packages, 10 files each", packages: 1000, files: 10 },
-        ];
+        ].filter((s) => !args.apiCases || args.apiCases.has(`${s.packages}x${s.files}`));
     const rounds = args.rounds ?? (args.smallest ? 1 : 2);
     const measured = wants("api")
       ? measureApiCalls({ sharedDir, repoRoot, scenarios, rounds })

@@ -39,6 +39,13 @@ export interface RepoTree {
   entries: TreeEntry[];
 }
 
+/** The object at one path of a commit (what `git rev-parse <sha>:<path>` names). */
+export interface PathObject {
+  type: "blob" | "tree" | "commit";
+  /** Object sha (40 hex). */
+  sha: string;
+}
+
 /** A blob to read: its sha and, when known from the tree, its size in bytes (large ones skip GraphQL). */
 export interface BlobRef {
   sha: string;
@@ -277,8 +284,22 @@ export interface GitHubPort {
   readFile(options: { repo: RepoRef; path: string; ref: string }): Promise<string | undefined>;
 
   // ── Git content ──────────────────────────────────────────────────────────────────────────────────
-  /** A commit's whole tree (Git Data API, recursive); past GitHub's 100,000-entry limit, read subtree by subtree. */
-  readTree(options: { repo: RepoRef; sha: string }): Promise<RepoTree>;
+  /**
+   * A commit's or tree's whole tree (Git Data API, recursive); past GitHub's 100,000-entry limit, read
+   * subtree by subtree. `prefix` (e.g. `pkgs/app/` when `sha` is that directory's tree) is put before
+   * every path, so a subtree's entries carry repository-relative paths.
+   */
+  readTree(options: { repo: RepoRef; sha: string; prefix?: string }): Promise<RepoTree>;
+  /**
+   * What is at each repository-relative path of commit `sha` (GraphQL `object(expression:
+   * "<sha>:<path>")` aliases, hundreds per request); a path that does not exist is not in the map.
+   * How a job finds Kptfiles and package subtrees without reading the whole tree.
+   */
+  readPathObjects(options: {
+    repo: RepoRef;
+    sha: string;
+    paths: readonly string[];
+  }): Promise<Map<string, PathObject>>;
   /**
    * Raw bytes of blobs, keyed by sha: batched (GraphQL `object(oid:)` aliases, hundreds per request),
    * falling back to `GET git/blobs/{sha}` for binary blobs and blobs over GraphQL's 512,000-byte text limit.

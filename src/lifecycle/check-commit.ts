@@ -6,9 +6,9 @@
  * Steps of {@link checkCommit}:
  * 1. one verdict per sha: a commit that already has a concluded run from this app is not judged again
  *    (unless `force`: a re-run adds a run, GitHub's convention); a run another process holds is left to it;
- * 2. one recursive tree read; judged packages = top-most packages holding the changed paths (plus the
- *    draft branch's package), within the configured directories; none → a `neutral` check, so a required
- *    check never waits forever;
+ * 2. judged packages = top-most packages holding the changed paths (plus the draft branch's package),
+ *    within the configured directories, found by path and read subtree by subtree (one whole tree read
+ *    only when every package is judged); none → a `neutral` check, so a required check never waits forever;
  * 3. render them in memory (same engine and limits as a draft), 4. gate (./merge-gate.ts),
  * 5. the check run (adopting a stale one), remembered as this sha's verdict.
  * A failure that is not GitHub being unavailable concludes the run with failure; an outage leaves it to
@@ -27,6 +27,7 @@ import type { CheckReport } from "../report/check-summary.js";
 import { describeFailure, noPackageOutput } from "../report/messages.js";
 import { type LifecycleDeps, VERDICT_MEMO_MS, verdictKey } from "./deps.js";
 import { type GateVerdict, gateCheckReport } from "./merge-gate.js";
+import { readJudgedPackages } from "./package-subtrees.js";
 import { type RenderedPackages, renderPackagesAtSha } from "./render-at-sha.js";
 import { directoryOf } from "./revision-list.js";
 import { touchedPackages } from "./touched-packages.js";
@@ -51,7 +52,7 @@ export type CommitCheck =
  * holding each changed path, plus the package a draft branch names (`branchPackage`), limited to the
  * configured `directories` (`/` = the whole repository). Repository-relative, `""` = root package.
  */
-export function judgedPackages(options: {
+function judgedPackages(options: {
   tree: RepoTree;
   changedPaths: readonly string[];
   branchPackage?: string | undefined;
@@ -79,6 +80,34 @@ export async function existingVerdict(repo: RepoRef, sha: string, deps: Lifecycl
   return verdict;
 }
 
+/** The judged packages of a commit and their entries: every package (a whole tree), or the changed ones' subtrees. */
+async function readJudged(options: {
+  repo: RepoRef;
+  sha: string;
+  changedPaths: readonly string[];
+  branchPackage?: string | undefined;
+  allPackages?: boolean;
+  deps: LifecycleDeps;
+}): Promise<{ tree: RepoTree; packagePaths: string[] }> {
+  const { repo, sha, deps } = options;
+  if (!options.allPackages)
+    return readJudgedPackages({
+      port: deps.port,
+      repo,
+      sha,
+      changedPaths: options.changedPaths,
+      branchPackage: options.branchPackage,
+      directories: deps.config.directories,
+    });
+  const tree = await deps.port.readTree({ repo, sha });
+  const packagePaths = judgedPackages({
+    tree,
+    changedPaths: tree.entries.map((e) => e.path),
+    directories: deps.config.directories,
+  });
+  return { tree, packagePaths };
+}
+
 /** What {@link judgeCommit} found. */
 export type Judgement =
   | { kind: "no-package"; packagePaths: string[] }
@@ -102,13 +131,7 @@ export async function judgeCommit(options: {
   deps: LifecycleDeps;
 }): Promise<Judgement> {
   const { repo, sha, deps } = options;
-  const tree = await deps.port.readTree({ repo, sha });
-  const packagePaths = judgedPackages({
-    tree,
-    changedPaths: options.allPackages ? tree.entries.map((e) => e.path) : options.changedPaths,
-    branchPackage: options.branchPackage,
-    directories: deps.config.directories,
-  });
+  const { tree, packagePaths } = await readJudged(options);
   if (packagePaths.length === 0) return { kind: "no-package", packagePaths };
   const rendered = await renderPackagesAtSha({
     port: deps.port,

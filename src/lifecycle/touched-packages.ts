@@ -19,7 +19,7 @@ export function packageDirs(entries: readonly TreeEntry[]): Set<string> {
 }
 
 /** `a/b/c` → `["", "a", "a/b", "a/b/c"]`. */
-function ancestorsTopDown(dir: string): string[] {
+export function ancestorsTopDown(dir: string): string[] {
   const parts = dir ? dir.split("/") : [];
   return ["", ...parts.map((_, i) => parts.slice(0, i + 1).join("/"))];
 }
@@ -27,6 +27,18 @@ function ancestorsTopDown(dir: string): string[] {
 /** The top-most package directory containing `dir` (itself included), if any. */
 export function topMostPackage(dir: string, packages: ReadonlySet<string>): string | undefined {
   return ancestorsTopDown(dir).find((d) => packages.has(d));
+}
+
+/** The directories of `changedPaths` (`""` = root) and `branchPackage`, deduplicated. */
+export function touchedDirs(changedPaths: readonly string[], branchPackage?: string): string[] {
+  const dirs = new Set(
+    changedPaths.map((p) => {
+      const dir = path.dirname(p);
+      return dir === "." ? "" : dir;
+    }),
+  );
+  if (branchPackage) dirs.add(branchPackage);
+  return [...dirs];
 }
 
 /**
@@ -40,12 +52,7 @@ export function touchedPackages(options: {
 }): string[] {
   const packages = packageDirs(options.entries);
   const found = new Set<string>();
-  const dirs = options.changedPaths.map((p) => {
-    const dir = path.dirname(p);
-    return dir === "." ? "" : dir;
-  });
-  if (options.branchPackage) dirs.push(options.branchPackage);
-  for (const dir of dirs) {
+  for (const dir of touchedDirs(options.changedPaths, options.branchPackage)) {
     const top = topMostPackage(dir, packages);
     if (top !== undefined) found.add(top);
   }

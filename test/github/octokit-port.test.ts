@@ -114,6 +114,51 @@ describe("reads", () => {
     gh.assertDone();
   });
 
+  it("finds objects by path at a commit and reads one subtree with repository-relative paths", async () => {
+    const sha = "c".repeat(40);
+    const gh = new GitHubMock();
+    gh.graphql("porchlightPaths", (body) => {
+      const query = String(body.query);
+      expect(query).toContain(`p0: object(expression: "${sha}:pkgs/app/Kptfile")`);
+      expect(query).toContain(`p1: object(expression: "${sha}:pkgs/app")`);
+      expect(query).toContain(`p2: object(expression: "${sha}:pkgs/Kptfile")`);
+      return {
+        data: {
+          repository: {
+            p0: { __typename: "Blob", oid: "k".repeat(40) },
+            p1: { __typename: "Tree", oid: "t".repeat(40) },
+            p2: null,
+          },
+        },
+      };
+    });
+    gh.scope
+      .get(`${gh.base}/git/trees/${"t".repeat(40)}`)
+      .query({ recursive: "1" })
+      .reply(
+        gh.reply(200, {
+          sha: "t".repeat(40),
+          tree: [{ path: "Kptfile", mode: "100644", type: "blob", sha: "k".repeat(40), size: 9 }],
+          truncated: false,
+        }),
+      );
+    const found = await port().readPathObjects({
+      repo,
+      sha,
+      paths: ["pkgs/app/Kptfile", "pkgs/app", "pkgs/Kptfile"],
+    });
+    expect([...found]).toEqual([
+      ["pkgs/app/Kptfile", { type: "blob", sha: "k".repeat(40) }],
+      ["pkgs/app", { type: "tree", sha: "t".repeat(40) }],
+    ]);
+    const sub = await port().readTree({ repo, sha: "t".repeat(40), prefix: "pkgs/app/" });
+    expect(sub.entries.map((e) => e.path)).toEqual(["pkgs/app/Kptfile"]);
+    await expect(port().readPathObjects({ repo, sha: "main", paths: ["x"] })).rejects.toThrow(
+      /not a commit sha/,
+    );
+    gh.assertDone();
+  });
+
   it("reads blobs in one GraphQL batch and falls back to git/blobs for large, binary and non-UTF-8 ones", async () => {
     const small = "a: 1\n";
     const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café\n" in Latin-1: not UTF-8

@@ -107,15 +107,21 @@ export class GitHubMock {
     };
   }
 
-  /** `GET git/trees/{sha}?recursive=1` answering the recursive listing of `files`. */
+  /**
+   * The tree of commit `sha` holding `files`, as a job may read it: the whole recursive listing
+   * (`GET git/trees/{sha}?recursive=1`), objects by path (GraphQL `porchlightPaths`), each directory's
+   * subtree (`GET git/trees/<its sha>?recursive=1`). All optional: which ones a job reads is its own
+   * business (a draft reads its packages' subtrees, a re-run of every package the whole tree).
+   */
   tree(sha: string, files: Record<string, string>, treeSha = `tree-${sha}`): this {
     const dirs = new Set<string>();
     for (const p of Object.keys(files)) {
       const parts = p.split("/");
       for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join("/"));
     }
-    const tree = [
-      ...[...dirs].map((p) => ({ path: p, mode: "040000", type: "tree", sha: blobSha(`dir:${p}`) })),
+    const dirSha = (dir: string) => blobSha(`dir:${sha}:${dir}`);
+    const entries = [
+      ...[...dirs].map((p) => ({ path: p, mode: "040000", type: "tree", sha: dirSha(p) })),
       ...Object.entries(files).map(([p, c]) => ({
         path: p,
         mode: "100644",
@@ -124,17 +130,49 @@ export class GitHubMock {
         size: Buffer.byteLength(c),
       })),
     ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const listing = (at: string, prefix: string) => ({
+      sha: at,
+      url: `${API}${this.base}/git/trees/${at}`,
+      tree: entries
+        .filter((e) => e.path.startsWith(prefix))
+        .map((e) => ({ ...e, path: e.path.slice(prefix.length) })),
+      truncated: false,
+    });
     this.scope
       .get(`${this.base}/git/trees/${sha}`)
       .query({ recursive: "1" })
-      .reply(
-        this.reply(200, {
-          sha: treeSha,
-          url: `${API}${this.base}/git/trees/${treeSha}`,
-          tree,
-          truncated: false,
-        }),
-      );
+      .optionally()
+      .reply(this.reply(200, listing(treeSha, "")));
+    for (const dir of dirs) {
+      this.scope
+        .get(`${this.base}/git/trees/${dirSha(dir)}`)
+        .query({ recursive: "1" })
+        .optionally()
+        .reply(this.reply(200, listing(dirSha(dir), `${dir}/`)));
+    }
+    this.scope
+      .post("/graphql", (body: Record<string, unknown>) => {
+        const query = String(body?.query ?? "");
+        return query.includes("porchlightPaths(") && query.includes(`"${sha}:`);
+      })
+      .optionally()
+      .reply(async (request: Request) => {
+        const body = (parseBody(await request.text()) ?? {}) as Record<string, unknown>;
+        this.requests.push({ method: "POST", path: "/graphql", body });
+        const repository: Record<string, unknown> = {};
+        for (const [, alias, path] of String(body.query).matchAll(
+          /(p\d+): object\(expression: "[0-9a-f]{40}:([^"]*)"\)/g,
+        )) {
+          const content = files[path as string];
+          repository[alias as string] =
+            content !== undefined
+              ? { __typename: "Blob", oid: blobSha(content) }
+              : dirs.has(path as string)
+                ? { __typename: "Tree", oid: dirSha(path as string) }
+                : null;
+        }
+        return [200, { data: { repository } }];
+      });
     return this;
   }
 

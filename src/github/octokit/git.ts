@@ -7,6 +7,7 @@ import { readBlobs } from "./blobs.js";
 import { type Octokit, parseJson, RAW_BODY } from "./client.js";
 import { commitFiles } from "./commit.js";
 import { call, callOrAbsent, toGitHubError } from "./errors.js";
+import { readPathObjects } from "./paths.js";
 import { readTree } from "./tree.js";
 
 function changedPaths(files: { filename: string; previous_filename?: string | undefined }[]): string[] {
@@ -25,6 +26,7 @@ export function gitOperations(
 ): Pick<
   GitHubPort,
   | "readTree"
+  | "readPathObjects"
   | "readBlobs"
   | "readBranchHead"
   | "compareFiles"
@@ -39,7 +41,9 @@ export function gitOperations(
   | "deleteTag"
 > {
   return {
-    readTree: ({ repo, sha }) => readTree(octokit, repo, sha),
+    readTree: ({ repo, sha, prefix }) => readTree(octokit, repo, sha, prefix),
+
+    readPathObjects: ({ repo, sha, paths }) => readPathObjects(reads, repo, sha, paths),
 
     readBlobs: ({ repo, blobs }) => readBlobs({ graphql: reads, rest: octokit }, repo, blobs),
 

@@ -77,7 +77,7 @@ async function readWhole(
 }
 
 /** The port's `readTree`: one recursive read, or the walk above when GitHub truncates it. */
-export async function readTree(octokit: Octokit, repo: RepoRef, sha: string): Promise<RepoTree> {
-  const whole = await readWhole(octokit, repo, sha, "");
+export async function readTree(octokit: Octokit, repo: RepoRef, sha: string, prefix = ""): Promise<RepoTree> {
+  const whole = await readWhole(octokit, repo, sha, prefix);
   return { treeSha: whole.sha, entries: whole.entries };
 }

@@ -6,9 +6,10 @@
  * 1. one verdict per sha: when `H` already has a concluded `porchlight/render` run from this app (the
  *    app's own render commit coming back, a push and a `synchronize` for the same sha, a redelivery),
  *    nothing is done; a run another live process holds is left to it; a stale one is adopted;
- * 2. read the tree at `H` once; judged packages = the top-most package holding each file the draft
- *    changes against the default branch (what its pull request shows) plus the package the branch
- *    names, within the configured directories (none → a neutral check);
+ * 2. judged packages = the top-most package holding each file the draft changes against the default
+ *    branch (what its pull request shows) plus the package the branch names, within the configured
+ *    directories (none → a neutral check): Kptfiles looked up by path, each package read as its own
+ *    subtree, never the whole repository (../package-subtrees.ts);
  * 3. read those packages' blobs in batches and render each (`pushOnFailure`, size limits);
  * 4. if the output differs (in more than the functions' result messages: `contentDrift`), and `H` is not
  *    the app's own render commit (the loop guard), commit it onto `H` as ONE compare-and-swap
@@ -22,9 +23,10 @@
  * Writes: the commit and the check run (+1 per further 50 annotations).
  */
 import { noPackageOutput, renderNotes } from "../../report/messages.js";
-import { concludeOnFailure, existingVerdict, judgedPackages } from "../check-commit.js";
+import { concludeOnFailure, existingVerdict } from "../check-commit.js";
 import { type LifecycleDeps, VERDICT_MEMO_MS, verdictKey } from "../deps.js";
 import { type GateVerdict, gateCheckReport } from "../merge-gate.js";
+import { readJudgedPackages } from "../package-subtrees.js";
 import { followUpPullRequests } from "../pull-request-follow-up.js";
 import { type RenderedPackages, renderOutputAgain, renderPackagesAtSha } from "../render-at-sha.js";
 import { parseDraftBranch } from "../revision-naming.js";
@@ -81,9 +83,10 @@ async function renderAndReport(options: {
   const { draft, check, deps } = options;
   const { repo, head } = draft;
   // 2. What to render.
-  const tree = await deps.port.readTree({ repo, sha: head.sha });
-  const paths = judgedPackages({
-    tree,
+  const { packagePaths: paths, tree } = await readJudgedPackages({
+    port: deps.port,
+    repo,
+    sha: head.sha,
     changedPaths: await draftChangedPaths(draft, deps),
     branchPackage: options.branchPackage,
     directories: deps.config.directories,

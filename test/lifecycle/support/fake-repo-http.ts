@@ -361,6 +361,28 @@ function blobs(fake: FakeRepo, query: string): [number, unknown] {
   return [200, { data: { repository } }];
 }
 
+/** Objects by path (`object(expression: "<sha>:<path>")`): a file's blob, a directory's tree (stored as its own tree). */
+function paths(fake: FakeRepo, query: string): [number, unknown] {
+  const repository: Record<string, unknown> = {};
+  for (const [, alias, sha, at] of query.matchAll(
+    /(p\d+): object\(expression: "([0-9a-f]{40}):([^"]*)"\)/g,
+  )) {
+    const files = fake.files(sha as string);
+    const content = files.get(at as string);
+    const under = [...files].filter(([f]) => f.startsWith(`${at}/`));
+    repository[alias as string] =
+      content !== undefined
+        ? { __typename: "Blob", oid: blobSha(content) }
+        : under.length > 0
+          ? {
+              __typename: "Tree",
+              oid: fake.storeTree(new Map(under.map(([f, c]) => [f.slice(`${at}/`.length), c]))),
+            }
+          : null;
+  }
+  return [200, { data: { repository } }];
+}
+
 function createCommitOnBranch(fake: FakeRepo, variables: Record<string, unknown>): [number, unknown] {
   const input = variables.input as {
     branch: { branchName: string };
@@ -399,6 +421,7 @@ function graphql(fake: FakeRepo, body: Record<string, unknown>): [number, unknow
   const variables = (body.variables ?? {}) as Record<string, unknown>;
   if (query.includes("porchlightSnapshot(")) return snapshot(fake, variables);
   if (query.includes("porchlightBlobs(")) return blobs(fake, query);
+  if (query.includes("porchlightPaths(")) return paths(fake, query);
   if (query.includes("porchlightCommit(")) return createCommitOnBranch(fake, variables);
   const id = variables.id as string | undefined;
   const pull = [...fake.pulls.values()].find((p) => p.nodeId === id);

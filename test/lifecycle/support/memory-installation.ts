@@ -31,6 +31,7 @@ export class MemoryInstallation {
       "readRepository",
       "readFile",
       "readTree",
+      "readPathObjects",
       "readBlobs",
       "compareFiles",
       "listCommitFiles",

@@ -7,6 +7,7 @@
 import type {
   CheckRunSummary,
   GitHubPort,
+  PathObject,
   PullRequestSummary,
   RepoSnapshot,
 } from "../../../src/github/port.js";
@@ -63,19 +64,34 @@ export function memoryPort(fake: FakeRepo, hooks: { beforeCommit?: () => void } 
     },
     readRepository: async ({ repo }) => ({ name: repo.repo, defaultBranch: fake.defaultBranch }),
     readFile: async ({ path, ref }) => fake.read(ref, path),
-    async readTree({ sha }) {
+    async readTree({ sha, prefix = "" }) {
       log(`readTree ${sha}`);
-      const files = fake.files(sha);
+      // A subtree's sha (from readPathObjects) is `subtree:<commit>:<dir>`.
+      const [, commit = sha, dir = ""] = /^subtree:([^:]+):(.*)$/.exec(sha) ?? [];
+      const under = dir ? `${dir}/` : "";
+      const files = [...fake.files(commit)].filter(([path]) => path.startsWith(under));
       return {
         treeSha: `tree-${sha}`,
-        entries: [...files].map(([path, content]) => ({
-          path,
+        entries: files.map(([path, content]) => ({
+          path: prefix + path.slice(under.length),
           mode: "100644",
           type: "blob" as const,
           sha: blobSha(content),
           size: Buffer.byteLength(content),
         })),
       };
+    },
+    async readPathObjects({ sha, paths }) {
+      log(`readPathObjects ${sha}`);
+      const files = fake.files(sha);
+      const found = new Map<string, PathObject>();
+      for (const p of paths) {
+        const content = files.get(p);
+        if (content !== undefined) found.set(p, { type: "blob", sha: blobSha(content) });
+        else if ([...files.keys()].some((f) => f.startsWith(`${p}/`)))
+          found.set(p, { type: "tree", sha: `subtree:${sha}:${p}` });
+      }
+      return found;
     },
     async readBlobs({ blobs }) {
       log("readBlobs");
