@@ -34,6 +34,7 @@
 import { compileToPolicy } from "./compile/policy.js";
 import type { CompiledPolicy, CompileOptions, RegoModule } from "./types.js";
 
+export { fromJS, toJS, toJSON, toRegoString } from "./convert.js";
 export { RegoBudgetError, RegoCompileError, RegoEvalError } from "./errors.js";
 export type { Budget } from "./eval/budget.js";
 export { DEFAULT_BUDGET } from "./eval/budget.js";
@@ -45,17 +46,7 @@ export type {
   QueryResult,
   RegoModule,
 } from "./types.js";
-export {
-  compare,
-  equal,
-  fromJS,
-  RObject,
-  RSet,
-  toJS,
-  toJSON,
-  toRegoString,
-  type Value,
-} from "./values.js";
+export { compare, equal, RObject, RSet, type Value } from "./values.js";
 
 /**
  * Parses and compiles Rego modules (OPA's `ast.CompileModules`).

@@ -4,10 +4,11 @@
  * compared with `want_result`, an expected `error` substring, `no_result`, or `want_prints`.
  */
 import { parse as parseYaml } from "yaml";
+import { fromJS, toRegoString } from "./convert.js";
 import { RegoCompileError, RegoEvalError } from "./errors.js";
 import { compileModules } from "./index.js";
 import type { QueryResult } from "./types.js";
-import { equal, fromJS, RObject, RSet, toRegoString, type Value } from "./values.js";
+import { equal, RObject, RSet, type Value } from "./values.js";
 
 /** The outcome of one case. */
 export interface CaseResult {
@@ -81,90 +82,96 @@ interface Case {
   time_source?: { default_increment_ms?: number };
 }
 
+type Clock = { now: () => number; checkEvery: number };
+
+/** regorus's execution timer of a case: a fake clock advancing per reading, and the limit. */
+function timerOf(c: Case): { clock?: Clock; timeoutMs?: number } {
+  const timer = c.execution_timer ?? c.global_execution_timer;
+  if (!timer || timer.disable || timer.limit_ms === undefined) return {};
+  let t = 0;
+  const inc = c.time_source?.default_increment_ms ?? 0;
+  const now = () => {
+    const r = t;
+    t += inc;
+    return r;
+  };
+  return { clock: { now, checkEvery: timer.check_interval ?? 1 }, timeoutMs: timer.limit_ms };
+}
+
+/** Compiles the case's modules and runs its query once per input; the results as the harness shapes them. */
+function evaluateCase(c: Case, v1: boolean, prints: string[]): Value[] {
+  const { clock, timeoutMs } = timerOf(c);
+  const outcome: Value[] = [];
+  const policy = compileModules(
+    (c.modules ?? []).map((source, i) => ({ path: `rego_${i}`, source })),
+    { regoVersion: v1 ? "v1" : "v0" },
+  );
+  const inputs = isMany(c.input) ? c.input["many!"] : [c.input];
+  for (const input of inputs) {
+    const rs = policy.query({
+      query: String(c.query ?? ""),
+      input: input === undefined ? undefined : decodeValue(input),
+      data: decodeValue(c.data ?? {}),
+      strictBuiltinErrors: c.strict !== false,
+      print: (line) => prints.push(line),
+      budget: timeoutMs !== undefined ? { timeoutMs } : undefined,
+      clock,
+    });
+    outcome.push(...shape(rs));
+  }
+  return outcome;
+}
+
+/** The verdict on an evaluation that threw: passed when the case expects an error containing the message. */
+function judgeError(c: Case, note: string, e: unknown): CaseResult {
+  if (!(e instanceof RegoCompileError || e instanceof RegoEvalError)) {
+    if (c.error !== undefined && e instanceof Error && e.message.includes(c.error))
+      return { note, status: "passed" };
+    return { note, status: "failed", problem: `internal error: ${(e as Error).stack ?? String(e)}` };
+  }
+  if (c.error === undefined) return { note, status: "failed", problem: `unexpected error: ${e.message}` };
+  if (e.message.includes(c.error)) return { note, status: "passed" };
+  return {
+    note,
+    status: "failed",
+    problem: `error ${JSON.stringify(e.message)} does not contain ${JSON.stringify(c.error)}`,
+  };
+}
+
+/** The verdict on an evaluation that succeeded: expected error, prints, no result, want_result. */
+function judgeOutcome(c: Case, note: string, outcome: Value[], prints: string[]): CaseResult {
+  const failed = (problem: string): CaseResult => ({ note, status: "failed", problem });
+  if (c.error !== undefined)
+    return failed(`expected an error containing ${JSON.stringify(c.error)}, got ${fmt(outcome)}`);
+  if (c.want_prints !== undefined) {
+    const want = c.want_prints.map(String);
+    if (want.length !== prints.length || want.some((w, i) => w !== prints[i]))
+      return failed(`prints ${JSON.stringify(prints)}, want ${JSON.stringify(want)}`);
+  }
+  if (c.no_result === true) {
+    return outcome.length === 0
+      ? { note, status: "passed" }
+      : failed(`expected no result, got ${fmt(outcome)}`);
+  }
+  if (!("want_result" in c)) return { note, status: "passed" };
+  const want = isMany(c.want_result) ? c.want_result["many!"].map(decodeValue) : [decodeValue(c.want_result)];
+  if (want.length !== outcome.length || want.some((w, i) => !equal(w, outcome[i] as Value)))
+    return failed(`got ${fmt(outcome.slice(0, 5))}, want ${fmt(want)}`);
+  return { note, status: "passed" };
+}
+
 /** Runs one case; `v1` selects Rego v1 for its modules. */
 export function runCase(c: Case, v1: boolean): CaseResult {
   const note = String(c.note ?? "(no note)");
   if (c.skip === true) return { note, status: "skipped" };
   const prints: string[] = [];
-  const timer = c.execution_timer ?? c.global_execution_timer;
-  let clock: { now: () => number; checkEvery: number } | undefined;
-  let timeoutMs: number | undefined;
-  if (timer && !timer.disable && timer.limit_ms !== undefined) {
-    let t = 0;
-    const inc = c.time_source?.default_increment_ms ?? 0;
-    clock = {
-      now: () => {
-        const r = t;
-        t += inc;
-        return r;
-      },
-      checkEvery: timer.check_interval ?? 1,
-    };
-    timeoutMs = timer.limit_ms;
-  }
-  let outcome: Value[] = [];
+  let outcome: Value[];
   try {
-    const policy = compileModules(
-      (c.modules ?? []).map((source, i) => ({ path: `rego_${i}`, source })),
-      { regoVersion: v1 ? "v1" : "v0" },
-    );
-    const inputs = isMany(c.input) ? c.input["many!"] : [c.input];
-    for (const input of inputs) {
-      const rs = policy.query({
-        query: String(c.query ?? ""),
-        input: input === undefined ? undefined : decodeValue(input),
-        data: decodeValue(c.data ?? {}),
-        strictBuiltinErrors: c.strict !== false,
-        print: (line) => prints.push(line),
-        budget: timeoutMs !== undefined ? { timeoutMs } : undefined,
-        clock,
-      });
-      outcome.push(...shape(rs));
-    }
+    outcome = evaluateCase(c, v1, prints);
   } catch (e) {
-    if (!(e instanceof RegoCompileError || e instanceof RegoEvalError)) {
-      if (c.error !== undefined && e instanceof Error && e.message.includes(c.error))
-        return { note, status: "passed" };
-      return { note, status: "failed", problem: `internal error: ${(e as Error).stack ?? String(e)}` };
-    }
-    if (c.error !== undefined) {
-      if (e.message.includes(c.error)) return { note, status: "passed" };
-      return {
-        note,
-        status: "failed",
-        problem: `error ${JSON.stringify(e.message)} does not contain ${JSON.stringify(c.error)}`,
-      };
-    }
-    return { note, status: "failed", problem: `unexpected error: ${e.message}` };
+    return judgeError(c, note, e);
   }
-  if (c.error !== undefined)
-    return {
-      note,
-      status: "failed",
-      problem: `expected an error containing ${JSON.stringify(c.error)}, got ${fmt(outcome)}`,
-    };
-  if (c.want_prints !== undefined) {
-    const want = c.want_prints.map(String);
-    if (want.length !== prints.length || want.some((w, i) => w !== prints[i])) {
-      return {
-        note,
-        status: "failed",
-        problem: `prints ${JSON.stringify(prints)}, want ${JSON.stringify(want)}`,
-      };
-    }
-  }
-  if (c.no_result === true) {
-    return outcome.length === 0
-      ? { note, status: "passed" }
-      : { note, status: "failed", problem: `expected no result, got ${fmt(outcome)}` };
-  }
-  if (!("want_result" in c)) return { note, status: "passed" };
-  const want = isMany(c.want_result) ? c.want_result["many!"].map(decodeValue) : [decodeValue(c.want_result)];
-  if (want.length !== outcome.length || want.some((w, i) => !equal(w, outcome[i] as Value))) {
-    outcome = outcome.slice(0, 5);
-    return { note, status: "failed", problem: `got ${fmt(outcome)}, want ${fmt(want)}` };
-  }
-  return { note, status: "passed" };
+  return judgeOutcome(c, note, outcome, prints);
 }
 
 function fmt(vs: Value[]): string {

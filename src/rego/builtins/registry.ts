@@ -1,7 +1,9 @@
 /** The builtin registry and argument helpers shared by the builtin files. */
+
+import { toRegoString } from "../convert.js";
 import { BuiltinError } from "../errors.js";
 import type { Meter } from "../eval/budget.js";
-import { RObject, RSet, toRegoString, typeName, type Value } from "../values.js";
+import { RObject, RSet, typeName, type Value } from "../values.js";
 
 /** What a builtin may use from the evaluation. */
 export interface BuiltinCtx {

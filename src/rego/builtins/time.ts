@@ -16,8 +16,9 @@ import {
   toGoString,
   type Zone,
 } from "../../go/time/index.js";
+import { toRegoString } from "../convert.js";
 import { BuiltinError } from "../errors.js";
-import { toRegoString, type Value } from "../values.js";
+import type { Value } from "../values.js";
 import { def, str } from "./registry.js";
 
 const NS_PER_MS = 1_000_000n;

@@ -1,4 +1,6 @@
 /** A compiled policy (OPA's `rego.PreparedEvalQuery`): queries evaluated against the compiled modules. */
+
+import { fromJS, toJS } from "../convert.js";
 import { Evaluator } from "../eval/evaluator.js";
 import type {
   CompiledPolicy,
@@ -8,7 +10,6 @@ import type {
   QueryResult,
   RegoModule,
 } from "../types.js";
-import { fromJS, toJS } from "../values.js";
 import { Compiler } from "./compiler.js";
 
 /** Compiles modules into a policy (see {@link CompiledPolicy}). */

@@ -1,9 +1,10 @@
 /** Calls (OPA's topdown `evalCall`): builtins, user functions, mocks from `with`, `print`, `walk`, operators. */
 import { BUILTINS, walkPairs } from "../builtins/index.js";
 import type { CallTarget, RuleNode } from "../compile/rule-tree.js";
+import { toRegoString } from "../convert.js";
 import { BuiltinError, type Pos, RegoBudgetError, RegoEvalError } from "../errors.js";
 import type { Term } from "../syntax/ast.js";
-import { compare, equal, keyOf, RSet, toRegoString, type Value } from "../values.js";
+import { compare, equal, keyOf, RSet, type Value } from "../values.js";
 import type { KV } from "./machine.js";
 import { RuleEvaluator } from "./rules.js";
 

@@ -1,8 +1,9 @@
 /** The data document (OPA's topdown `evalTree`): base documents merged with rule values, `with` overrides. */
 import type { RuleNode } from "../compile/rule-tree.js";
+import { formatNumber } from "../convert.js";
 import { RegoEvalError } from "../errors.js";
 import type { Term } from "../syntax/ast.js";
-import { equal, formatNumber, lookup, RObject, type Value } from "../values.js";
+import { equal, lookup, RObject, type Value } from "../values.js";
 import { hasRulesBelow } from "./helpers.js";
 import type { KV } from "./machine.js";
 import { TermEvaluator } from "./terms.js";

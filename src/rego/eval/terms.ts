@@ -1,7 +1,9 @@
 /** Terms by kind (OPA's topdown `evalTerm`): vars, refs, collections, comprehensions, operators, membership. */
+
+import { toRegoString } from "../convert.js";
 import { RegoEvalError } from "../errors.js";
 import type { Term } from "../syntax/ast.js";
-import { equal, iterate, lookup, RObject, RSet, toRegoString, type Value } from "../values.js";
+import { equal, iterate, lookup, RObject, RSet, type Value } from "../values.js";
 import { BodyEvaluator } from "./bodies.js";
 import { member } from "./helpers.js";
 import type { KV } from "./machine.js";
