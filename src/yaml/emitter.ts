@@ -858,7 +858,9 @@ class Emitter {
         break;
       case E.Scalar:
         if (this.analysis.multiline) return false;
-        length += this.anchor.length + this.tagHandle.length + this.tagSuffix.length + utf8Length(this.value);
+        length += this.anchor.length + this.tagHandle.length + this.tagSuffix.length;
+        // At most 3 UTF-8 bytes per code unit: a short key needs no count.
+        length += length + 3 * this.value.length <= 128 ? this.value.length : utf8Length(this.value);
         break;
       case E.SequenceStart:
         if (!this.checkEmpty(E.SequenceEnd)) return false;
@@ -1026,6 +1028,13 @@ class Emitter {
 
   private writePlain(value: string, _allowBreaks: boolean): void {
     if (value.length > 0 && !this.whitespace) this.put(" ");
+    if (!this.analysis.multiline && value === this.value) {
+      // No line break in it (the analysis saw every character): the text as it is.
+      this.put(value);
+      if (value.length > 0) this.whitespace = false;
+      this.indention = false;
+      return;
+    }
     // No folding (unlimited width): only line breaks need care, and plain text has none here.
     let breaks = false;
     const n = value.length;

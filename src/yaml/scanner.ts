@@ -860,8 +860,12 @@ export class Scanner {
       trailingBreaks = "";
       leadingBlank = isBlank(this.c());
       const from = this.pos;
-      while (!isBreakZ(this.c()) || (this.c() === NUL && this.pos < this.len)) this.skip();
-      s += this.src.slice(from, this.pos);
+      const src = this.src;
+      let p = from;
+      for (let d = src.charCodeAt(p); !(isBreak(d) || (d === NUL && p >= this.len)); d = src.charCodeAt(++p));
+      this.column += p - from;
+      this.pos = p;
+      s += src.slice(from, p);
       this.newlines = 0;
       leadingBreak = this.readLine();
       breaks();
