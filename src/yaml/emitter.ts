@@ -266,143 +266,126 @@ const ORDINARY = (() => {
   return t;
 })();
 
-function analyzeScalar(value: string): Analysis {
+// What yaml.v3's `yaml_emitter_analyze_scalar` notices in a scalar's text, as bits.
+const F_BLOCK_IND = 1;
+const F_FLOW_IND = 2;
+const F_LINE_BREAKS = 4;
+const F_SPECIAL = 8;
+const F_TABS = 16;
+const F_LEADING_SPACE = 32;
+const F_LEADING_BREAK = 64;
+const F_TRAILING_SPACE = 128;
+const F_TRAILING_BREAK = 256;
+const F_BREAK_SPACE = 512;
+const F_SPACE_BREAK = 1024;
+const F_BOTH_IND = F_BLOCK_IND | F_FLOW_IND;
+
+/** Indicator bits of the first character (`followed`: whitespace or the end comes next). */
+function firstIndicators(cp: number, followed: boolean): number {
+  switch (cp) {
+    case 35:
+    case 44:
+    case 91:
+    case 93:
+    case 123:
+    case 125:
+    case 38:
+    case 42:
+    case 33:
+    case 124:
+    case 62:
+    case 39:
+    case 34:
+    case 37:
+    case 64:
+    case 96:
+      return F_BOTH_IND;
+    case 63:
+    case 58:
+      return followed ? F_BOTH_IND : F_FLOW_IND;
+    case 45:
+      return followed ? F_BOTH_IND : 0;
+    default:
+      return 0;
+  }
+}
+
+/** Indicator bits of a later character (`preceded`: whitespace came before it). */
+function innerIndicators(cp: number, followed: boolean, preceded: boolean): number {
+  switch (cp) {
+    case 44:
+    case 63:
+    case 91:
+    case 93:
+    case 123:
+    case 125:
+      return F_FLOW_IND;
+    case 58:
+      return followed ? F_BOTH_IND : F_FLOW_IND;
+    case 35:
+      return preceded ? F_BOTH_IND : 0;
+    default:
+      return 0;
+  }
+}
+
+/** The analysis bits of a scalar's text (yaml.v3's character loop). */
+function scalarFlags(value: string): number {
   const n = value.length;
-  if (n === 0) return EMPTY;
-  if (isSimple(value)) return SIMPLE;
-  let blockIndicators = false;
-  let flowIndicators = false;
-  let lineBreaks = false;
-  let special = false;
-  let tabs = false;
-  let leadingSpace = false;
-  let leadingBreak = false;
-  let trailingSpace = false;
-  let trailingBreak = false;
-  let breakSpace = false;
-  let spaceBreak = false;
+  let f = n >= 3 && (value.startsWith("---") || value.startsWith("...")) ? F_BOTH_IND : 0;
   let previousSpace = false;
   let previousBreak = false;
-  if (n >= 3 && (value.startsWith("---") || value.startsWith("..."))) {
-    blockIndicators = true;
-    flowIndicators = true;
-  }
-  let precededByWhitespace = true;
+  let preceded = true;
   for (let i = 0; i < n; ) {
     const c = value.charCodeAt(i);
     if (i > 0 && c < 128 && ORDINARY[c] === 1) {
       // A printable ASCII character without meaning inside a scalar: only resets the run flags.
       previousSpace = false;
       previousBreak = false;
-      precededByWhitespace = false;
+      preceded = false;
       i++;
       continue;
     }
     const cp = c >= 0xd800 && c <= 0xdbff ? value.codePointAt(i)! : c;
     const w = cp > 0xffff ? 2 : 1;
     const nx = i + w < n ? value.charCodeAt(i + w) : -1;
-    const followedByWhitespace = i + w >= n || nx === 32 || nx === 9;
-    if (i === 0) {
-      switch (cp) {
-        case 35:
-        case 44:
-        case 91:
-        case 93:
-        case 123:
-        case 125:
-        case 38:
-        case 42:
-        case 33:
-        case 124:
-        case 62:
-        case 39:
-        case 34:
-        case 37:
-        case 64:
-        case 96:
-          flowIndicators = true;
-          blockIndicators = true;
-          break;
-        case 63:
-        case 58:
-          flowIndicators = true;
-          if (followedByWhitespace) blockIndicators = true;
-          break;
-        case 45:
-          if (followedByWhitespace) {
-            flowIndicators = true;
-            blockIndicators = true;
-          }
-          break;
-      }
-    } else {
-      switch (cp) {
-        case 44:
-        case 63:
-        case 91:
-        case 93:
-        case 123:
-        case 125:
-          flowIndicators = true;
-          break;
-        case 58:
-          flowIndicators = true;
-          if (followedByWhitespace) blockIndicators = true;
-          break;
-        case 35:
-          if (precededByWhitespace) {
-            flowIndicators = true;
-            blockIndicators = true;
-          }
-          break;
-      }
-    }
-    if (cp === 9) tabs = true;
-    else if (!isPrintable(cp)) special = true;
+    const followed = i + w >= n || nx === 32 || nx === 9;
+    f |= i === 0 ? firstIndicators(cp, followed) : innerIndicators(cp, followed, preceded);
+    if (cp === 9) f |= F_TABS;
+    else if (!isPrintable(cp)) f |= F_SPECIAL;
+    const breakCode = isBreakCode(cp);
     if (cp === 32) {
-      if (i === 0) leadingSpace = true;
-      if (i + w === n) trailingSpace = true;
-      if (previousBreak) breakSpace = true;
-      previousSpace = true;
-      previousBreak = false;
-    } else if (isBreakCode(cp)) {
-      lineBreaks = true;
-      if (i === 0) leadingBreak = true;
-      if (i + w === n) trailingBreak = true;
-      if (previousSpace) spaceBreak = true;
-      previousSpace = false;
-      previousBreak = true;
-    } else {
-      previousSpace = false;
-      previousBreak = false;
+      if (i === 0) f |= F_LEADING_SPACE;
+      if (i + w === n) f |= F_TRAILING_SPACE;
+      if (previousBreak) f |= F_BREAK_SPACE;
+    } else if (breakCode) {
+      f |= F_LINE_BREAKS;
+      if (i === 0) f |= F_LEADING_BREAK;
+      if (i + w === n) f |= F_TRAILING_BREAK;
+      if (previousSpace) f |= F_SPACE_BREAK;
     }
-    precededByWhitespace = cp === 32 || cp === 9 || isBreakCode(cp) || cp === 0;
+    previousSpace = cp === 32;
+    previousBreak = breakCode;
+    preceded = cp === 32 || cp === 9 || breakCode || cp === 0;
     i += w;
   }
-  const a: Analysis = { multiline: lineBreaks, flowPlain: true, blockPlain: true, single: true, block: true };
-  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) {
-    a.flowPlain = false;
-    a.blockPlain = false;
-  }
-  if (trailingSpace) a.block = false;
-  if (breakSpace) {
-    a.flowPlain = false;
-    a.blockPlain = false;
-    a.single = false;
-  }
-  if (spaceBreak || tabs || special) {
-    a.flowPlain = false;
-    a.blockPlain = false;
-    a.single = false;
-  }
-  if (spaceBreak || special) a.block = false;
-  if (lineBreaks) {
-    a.flowPlain = false;
-    a.blockPlain = false;
-  }
-  if (flowIndicators) a.flowPlain = false;
-  if (blockIndicators) a.blockPlain = false;
-  return a;
+  return f;
+}
+
+/** yaml.v3's analysis of a scalar: which styles may write it. */
+function analyzeScalar(value: string): Analysis {
+  if (value.length === 0) return EMPTY;
+  if (isSimple(value)) return SIMPLE;
+  const f = scalarFlags(value);
+  const edges = F_LEADING_SPACE | F_LEADING_BREAK | F_TRAILING_SPACE | F_TRAILING_BREAK;
+  const noPlain = edges | F_BREAK_SPACE | F_SPACE_BREAK | F_TABS | F_SPECIAL | F_LINE_BREAKS;
+  return {
+    multiline: (f & F_LINE_BREAKS) !== 0,
+    flowPlain: (f & (noPlain | F_FLOW_IND)) === 0,
+    blockPlain: (f & (noPlain | F_BLOCK_IND)) === 0,
+    single: (f & (F_BREAK_SPACE | F_SPACE_BREAK | F_TABS | F_SPECIAL)) === 0,
+    block: (f & (F_TRAILING_SPACE | F_SPACE_BREAK | F_SPECIAL)) === 0,
+  };
 }
 
 const DEFAULT_TAGS: Array<[string, string]> = [
