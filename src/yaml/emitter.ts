@@ -81,6 +81,33 @@ function mk(type: E): Ev {
 
 /** yaml.v3's encoder `node` walk: the events of one document node. */
 function encodeEvents(node: YNode, tail: string, out: Ev[]): void {
+  const { tag, forceQuoting } = eventTag(node);
+  switch (node.kind) {
+    case Kind.Document:
+      encodeDocument(node, out);
+      return;
+    case Kind.Sequence:
+      encodeSequence(node, tag, out);
+      return;
+    case Kind.Mapping:
+      encodeMapping(node, tag, tail, out);
+      return;
+    case Kind.Alias: {
+      const e = mk(E.Alias);
+      e.anchor = node.value;
+      e.head = node.headComment;
+      e.line = node.lineComment;
+      e.foot = node.footComment;
+      out.push(e);
+      return;
+    }
+    default:
+      out.push(scalarEvent(node, tag, tail, forceQuoting));
+  }
+}
+
+/** The tag an event carries ("" when implicit) and whether a string must be quoted to stay one. */
+function eventTag(node: YNode): { tag: string; forceQuoting: boolean } {
   let tag = node.tag;
   const stag = shortTag(tag);
   let forceQuoting = false;
@@ -104,96 +131,88 @@ function encodeEvents(node: YNode, tail: string, out: Ev[]): void {
       if (rtag === stag) tag = "";
     }
   }
-  switch (node.kind) {
-    case Kind.Document: {
-      const e = mk(E.DocumentStart);
-      e.implicit = true;
-      e.head = node.headComment;
-      out.push(e);
-      for (const c of node.content) encodeEvents(c, "", out);
-      const end = mk(E.DocumentEnd);
-      end.implicit = true;
-      end.foot = node.footComment;
-      out.push(end);
-      return;
-    }
-    case Kind.Sequence: {
-      const e = mk(E.SequenceStart);
-      e.anchor = node.anchor;
-      e.tag = longTag(tag);
-      e.implicit = tag === "";
-      e.flow = (node.style & Style.Flow) !== 0;
-      e.head = node.headComment;
-      out.push(e);
-      for (const c of node.content) encodeEvents(c, "", out);
-      const end = mk(E.SequenceEnd);
-      end.line = node.lineComment;
-      end.foot = node.footComment;
-      out.push(end);
-      return;
-    }
-    case Kind.Mapping: {
-      const e = mk(E.MappingStart);
-      e.anchor = node.anchor;
-      e.tag = longTag(tag);
-      e.implicit = tag === "";
-      e.flow = (node.style & Style.Flow) !== 0;
-      e.tail = tail;
-      e.head = node.headComment;
-      out.push(e);
-      let t = "";
-      const c = node.content;
-      for (let i = 0; i + 1 < c.length; i += 2) {
-        const k = c[i];
-        const foot = k.footComment;
-        if (foot !== "") {
-          k.footComment = "";
-          encodeEvents(k, t, out);
-          k.footComment = foot;
-        } else encodeEvents(k, t, out);
-        t = foot;
-        encodeEvents(c[i + 1], "", out);
-      }
-      const end = mk(E.MappingEnd);
-      end.tail = t;
-      end.line = node.lineComment;
-      end.foot = node.footComment;
-      out.push(end);
-      return;
-    }
-    case Kind.Alias: {
-      const e = mk(E.Alias);
-      e.anchor = node.value;
-      e.head = node.headComment;
-      e.line = node.lineComment;
-      e.foot = node.footComment;
-      out.push(e);
-      return;
-    }
-    default: {
-      const value = node.value;
-      let style = SS.Plain;
-      const st = node.style;
-      if (st & Style.DoubleQuoted) style = SS.Double;
-      else if (st & Style.SingleQuoted) style = SS.Single;
-      else if (st & Style.Literal) style = SS.Literal;
-      else if (st & Style.Folded) style = SS.Folded;
-      else if (value.includes("\n")) style = SS.Literal;
-      else if (forceQuoting) style = SS.Double;
-      const e = mk(E.Scalar);
-      e.anchor = node.anchor;
-      e.implicit = tag === "";
-      e.quotedImplicit = tag === "";
-      e.tag = tag === "" ? "" : longTag(tag);
-      e.value = value;
-      e.style = style;
-      e.head = node.headComment;
-      e.line = node.lineComment;
-      e.foot = node.footComment;
-      e.tail = tail;
-      out.push(e);
-    }
+  return { tag, forceQuoting };
+}
+
+function encodeDocument(node: YNode, out: Ev[]): void {
+  const e = mk(E.DocumentStart);
+  e.implicit = true;
+  e.head = node.headComment;
+  out.push(e);
+  for (const c of node.content) encodeEvents(c, "", out);
+  const end = mk(E.DocumentEnd);
+  end.implicit = true;
+  end.foot = node.footComment;
+  out.push(end);
+}
+
+function encodeSequence(node: YNode, tag: string, out: Ev[]): void {
+  const e = mk(E.SequenceStart);
+  e.anchor = node.anchor;
+  e.tag = longTag(tag);
+  e.implicit = tag === "";
+  e.flow = (node.style & Style.Flow) !== 0;
+  e.head = node.headComment;
+  out.push(e);
+  for (const c of node.content) encodeEvents(c, "", out);
+  const end = mk(E.SequenceEnd);
+  end.line = node.lineComment;
+  end.foot = node.footComment;
+  out.push(end);
+}
+
+/** A mapping's events: each key's foot comment becomes the next key's tail (yaml.v3's encoder). */
+function encodeMapping(node: YNode, tag: string, tail: string, out: Ev[]): void {
+  const e = mk(E.MappingStart);
+  e.anchor = node.anchor;
+  e.tag = longTag(tag);
+  e.implicit = tag === "";
+  e.flow = (node.style & Style.Flow) !== 0;
+  e.tail = tail;
+  e.head = node.headComment;
+  out.push(e);
+  let t = "";
+  const c = node.content;
+  for (let i = 0; i + 1 < c.length; i += 2) {
+    const k = c[i];
+    const foot = k.footComment;
+    if (foot !== "") {
+      k.footComment = "";
+      encodeEvents(k, t, out);
+      k.footComment = foot;
+    } else encodeEvents(k, t, out);
+    t = foot;
+    encodeEvents(c[i + 1], "", out);
   }
+  const end = mk(E.MappingEnd);
+  end.tail = t;
+  end.line = node.lineComment;
+  end.foot = node.footComment;
+  out.push(end);
+}
+
+function scalarEvent(node: YNode, tag: string, tail: string, forceQuoting: boolean): Ev {
+  const value = node.value;
+  let style = SS.Plain;
+  const st = node.style;
+  if (st & Style.DoubleQuoted) style = SS.Double;
+  else if (st & Style.SingleQuoted) style = SS.Single;
+  else if (st & Style.Literal) style = SS.Literal;
+  else if (st & Style.Folded) style = SS.Folded;
+  else if (value.includes("\n")) style = SS.Literal;
+  else if (forceQuoting) style = SS.Double;
+  const e = mk(E.Scalar);
+  e.anchor = node.anchor;
+  e.implicit = tag === "";
+  e.quotedImplicit = tag === "";
+  e.tag = tag === "" ? "" : longTag(tag);
+  e.value = value;
+  e.style = style;
+  e.head = node.headComment;
+  e.line = node.lineComment;
+  e.foot = node.footComment;
+  e.tail = tail;
+  return e;
 }
 
 function isSpace(c: number): boolean {
