@@ -12,7 +12,11 @@
  *    other errors end it (`onFailed`).
  * 3. Installations are served fairly: a job's BullMQ priority is the number of jobs its installation
  *    enqueued in the current window (`fairnessWindowMs`), so a burst of one installation queues behind
- *    the first jobs of the others instead of in front of them.
+ *    the first jobs of the others instead of in front of them; and a process runs at most
+ *    `concurrency - 1` jobs of one installation at once (a job over that is put back, delayed
+ *    `FAIR_DELAY_MS`, without counting an attempt: BullMQ's `moveToDelayed` + `DelayedError`), so a slot
+ *    stays free for another installation's first job (BullMQ Pro's groups, which would do this across
+ *    processes, are not used).
  * 4. A crashed worker's job is not lost: its lock expires after `lockMs` and BullMQ's stalled-job check
  *    (run every `lockMs` by every live worker) puts it back: it runs again within 2 × `lockMs` (60 s by
  *    default) once any worker is alive. A job that stalls 3 times fails (`onFailed`).
@@ -28,7 +32,7 @@
  * `<prefix>:fair:` (ours).
  */
 import { randomUUID } from "node:crypto";
-import { Job as BullJob, Queue, Worker } from "bullmq";
+import { Job as BullJob, DelayedError, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { waitForRedis } from "./redis-connection.js";
 
@@ -85,6 +89,8 @@ interface Stored<J> {
 
 /** BullMQ priorities are 1 (first) to 2^21 - 1. */
 const MAX_PRIORITY = 2_097_151;
+/** How long a job over its installation's share of this process waits before it is taken again, ms. */
+const FAIR_DELAY_MS = 500;
 /** States of a job that has not started. */
 const NOT_STARTED = new Set(["waiting", "prioritized", "delayed", "paused"]);
 
@@ -100,6 +106,8 @@ export class BullWorkQueue<J extends QueueJob> {
   #workerRedis: Redis | undefined;
   readonly #rethrown = new WeakSet<object>();
   readonly #reconnectListeners: (() => void)[] = [];
+  /** Jobs this process runs per installation. */
+  readonly #runningOf = new Map<number, number>();
   #readyCount = 0;
   #closed = false;
 
@@ -199,44 +207,18 @@ export class BullWorkQueue<J extends QueueJob> {
     if (this.#worker) throw new Error("the work queue is already started");
     const { retry } = this.#options;
     this.#workerRedis = this.#connect();
-    this.#worker = new Worker<Stored<J>>(
-      this.#name,
-      async (bull) => {
-        const { job } = bull.data;
-        const attempt = bull.attemptsMade + 1;
-        try {
-          await handler(job, { attempt });
-        } catch (error) {
-          // A run cut short by this process's shutdown runs again in another process.
-          if ((this.#closed || retry.isRetryable(error)) && attempt < retry.maxAttempts) {
-            this.#options.onRunEnd?.(job, "retried");
-            // Its BullMQ job vanished (Redis came back empty): nothing would retry it.
-            if (!this.#closed && (await this.#vanished(bull.id))) {
-              await this.enqueue(job).catch((e: unknown) => this.#error(e as Error));
-              return;
-            }
-            if (typeof error === "object" && error) this.#rethrown.add(error);
-            throw error;
-          }
-          this.#options.onRunEnd?.(job, "failed");
-          this.#options.onFailed?.(job, error);
-          return;
-        }
-        this.#options.onRunEnd?.(job, "done");
+    this.#worker = new Worker<Stored<J>>(this.#name, (bull, token) => this.#process(bull, token, handler), {
+      connection: this.#workerRedis,
+      prefix: this.#prefix,
+      concurrency: this.#options.concurrency ?? 4,
+      lockDuration: this.#lockMs,
+      stalledInterval: this.#lockMs,
+      maxStalledCount: 2,
+      settings: {
+        backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) =>
+          retry.retryDelayMs(attemptsMade, error),
       },
-      {
-        connection: this.#workerRedis,
-        prefix: this.#prefix,
-        concurrency: this.#options.concurrency ?? 4,
-        lockDuration: this.#lockMs,
-        stalledInterval: this.#lockMs,
-        maxStalledCount: 2,
-        settings: {
-          backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) =>
-            retry.retryDelayMs(attemptsMade, error),
-        },
-      },
-    );
+    });
     this.#worker.on("error", (error) => this.#error(error));
     // A job that failed outside the handler (stalled too often): report it once.
     this.#worker.on("failed", (bull, error) => {
@@ -244,6 +226,58 @@ export class BullWorkQueue<J extends QueueJob> {
       this.#options.onFailed?.(bull.data.job, error);
     });
     await this.#worker.waitUntilReady();
+  }
+
+  /**
+   * One BullMQ job: put back (delayed, no attempt counted) when its installation has its share of this
+   * process already, else run by `handler` with the retry rules of the module comment.
+   */
+  async #process(
+    bull: BullJob<Stored<J>>,
+    token: string | undefined,
+    handler: (job: J, run: QueueJobRun) => Promise<void>,
+  ): Promise<void> {
+    const { job } = bull.data;
+    const share = Math.max(1, (this.#options.concurrency ?? 4) - 1);
+    const running = this.#runningOf.get(job.installationId) ?? 0;
+    if (running >= share && token) {
+      await bull.moveToDelayed(Date.now() + FAIR_DELAY_MS, token);
+      throw new DelayedError();
+    }
+    this.#runningOf.set(job.installationId, running + 1);
+    try {
+      await this.#run(bull, handler);
+    } finally {
+      const left = (this.#runningOf.get(job.installationId) ?? 1) - 1;
+      if (left > 0) this.#runningOf.set(job.installationId, left);
+      else this.#runningOf.delete(job.installationId);
+    }
+  }
+
+  /** Runs one job; a retryable failure is thrown back to BullMQ (or enqueued again when its job vanished). */
+  async #run(bull: BullJob<Stored<J>>, handler: (job: J, run: QueueJobRun) => Promise<void>): Promise<void> {
+    const { retry } = this.#options;
+    const { job } = bull.data;
+    const attempt = bull.attemptsMade + 1;
+    try {
+      await handler(job, { attempt });
+    } catch (error) {
+      // A run cut short by this process's shutdown runs again in another process.
+      if ((this.#closed || retry.isRetryable(error)) && attempt < retry.maxAttempts) {
+        this.#options.onRunEnd?.(job, "retried");
+        // Its BullMQ job vanished (Redis came back empty): nothing would retry it.
+        if (!this.#closed && (await this.#vanished(bull.id))) {
+          await this.enqueue(job).catch((e: unknown) => this.#error(e as Error));
+          return;
+        }
+        if (typeof error === "object" && error) this.#rethrown.add(error);
+        throw error;
+      }
+      this.#options.onRunEnd?.(job, "failed");
+      this.#options.onFailed?.(job, error);
+      return;
+    }
+    this.#options.onRunEnd?.(job, "done");
   }
 
   /** True when Redis no longer holds job `id` (a retry could not be recorded). */

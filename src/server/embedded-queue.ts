@@ -1,7 +1,9 @@
 /**
  * The in-process {@link WorkQueue} (the default: one process needs nothing else). Keeps the contract of
  * ./work-queue.ts in memory: one running and one waiting job per key, the newest hint wins, retries with
- * backoff, installations served in turn, a memo with expiry.
+ * backoff, installations served in turn (round-robin) and never more than `concurrency - 1` jobs of one
+ * installation at once (a slot stays free for the others: one installation's flood never makes another's
+ * first job wait for a slot), a memo with expiry.
  *
  * What a crash loses: the jobs waiting or running in this process. Nothing else is stored here, and
  * reconciliation (on start, then every interval) finds their work again from GitHub's state.
@@ -44,6 +46,8 @@ export class EmbeddedQueue implements WorkQueue {
   readonly #now: () => number;
   readonly #waiting = new Map<string, Waiting>();
   readonly #running = new Map<string, Promise<void>>();
+  /** Running jobs per installation. */
+  readonly #runningOf = new Map<number, number>();
   readonly #memo = new Map<string, number>();
   readonly #idle: (() => void)[] = [];
   #handler: JobHandler | undefined;
@@ -117,13 +121,22 @@ export class EmbeddedQueue implements WorkQueue {
     for (const resolve of this.#idle.splice(0)) resolve();
   }
 
-  /** The next job to start: the first ready one of the installation after the last one served. */
+  /** Jobs one installation may run at once: all but one slot (all when there is one). */
+  get #perInstallation(): number {
+    return Math.max(1, this.#concurrency - 1);
+  }
+
+  /**
+   * The next job to start: the first ready one of the installation after the last one served, among
+   * the installations under {@link #perInstallation}.
+   */
   #next(): [string, Waiting] | undefined {
     const now = this.#now();
     const firstPerInstallation = new Map<number, [string, Waiting]>();
     for (const entry of this.#waiting) {
       const [key, waiting] = entry;
       if (this.#running.has(key) || waiting.readyAt > now) continue;
+      if ((this.#runningOf.get(waiting.job.installationId) ?? 0) >= this.#perInstallation) continue;
       if (!firstPerInstallation.has(waiting.job.installationId))
         firstPerInstallation.set(waiting.job.installationId, entry);
     }
@@ -157,6 +170,8 @@ export class EmbeddedQueue implements WorkQueue {
 
   #run(key: string, waiting: Waiting): void {
     this.#waiting.delete(key);
+    const { installationId } = waiting.job;
+    this.#runningOf.set(installationId, (this.#runningOf.get(installationId) ?? 0) + 1);
     const handler = this.#handler as JobHandler;
     const running = (async () => {
       try {
@@ -166,6 +181,9 @@ export class EmbeddedQueue implements WorkQueue {
       }
     })().finally(() => {
       this.#running.delete(key);
+      const left = (this.#runningOf.get(installationId) ?? 1) - 1;
+      if (left > 0) this.#runningOf.set(installationId, left);
+      else this.#runningOf.delete(installationId);
       this.#pump();
     });
     this.#running.set(key, running);

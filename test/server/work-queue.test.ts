@@ -67,12 +67,31 @@ describe("EmbeddedQueue", () => {
     const queue = new EmbeddedQueue({ concurrency: 2 });
     const { started, handler, releaseAll } = gatedHandler();
     await queue.start(handler);
-    for (const b of ["a", "b", "c"]) await queue.enqueue(draft(`drafts/${b}/v1`));
+    for (const [b, installation] of [
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ] as const)
+      await queue.enqueue(draft(`drafts/${b}/v1`, installation));
     expect(started.map((j) => (j as DraftJob).branch)).toEqual(["drafts/a/v1", "drafts/b/v1"]);
     await releaseAll();
     await releaseAll();
     await queue.idle();
     expect(started).toHaveLength(3);
+  });
+
+  it("keeps a slot free of any one installation, so another's first job starts at once", async () => {
+    const queue = new EmbeddedQueue({ concurrency: 3 });
+    const { started, handler, releaseAll } = gatedHandler();
+    await queue.start(handler);
+    for (let i = 0; i < 5; i++) await queue.enqueue(draft(`drafts/p${i}/v1`, 1));
+    // Installation 1 runs two of its five (3 - 1), not three.
+    expect(started.map((j) => j.installationId)).toEqual([1, 1]);
+    await queue.enqueue(draft("drafts/other/v1", 2));
+    expect(started.map((j) => j.installationId)).toEqual([1, 1, 2]);
+    for (let i = 0; i < 6; i++) await releaseAll();
+    await queue.idle();
+    expect(started).toHaveLength(6);
   });
 
   it("serves installations in turn, so a burst from one does not starve another", async () => {
