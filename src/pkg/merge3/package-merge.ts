@@ -173,38 +173,8 @@ export function mergePackageResources(input: PackageMergeInput): FileTree {
       note(kept ? "kept-changed" : "deleted-upstream", d);
     } else if (o && !d) note("deleted-locally", o);
     else if (d && u) {
-      const found: MergeOverride[] = [];
-      let merged: YNode | undefined;
-      try {
-        merged = merge3(
-          [d.doc.contents as YNode, o?.doc.contents as YNode | undefined, u.doc.contents as YNode],
-          { schemas: input.schemas, inferAssociativeLists: false, overrides: found },
-        );
-      } catch (err) {
-        if (!(err instanceof MergeError)) throw err;
-        const meta = resourceMeta(d.doc);
-        throw new MergeError(`${d.path}: ${meta.kind} ${meta.name}: ${err.message}`);
-      }
-      if (merged === undefined) continue;
-      d.doc.contents = merged;
-      output.push(d);
-      if (input.overrides) {
-        const meta = resourceMeta(d.doc);
-        for (const f of found) {
-          if (f.path[0] === "metadata" && f.path[1] === "annotations" && isReaderAnnotation(f.path[2]))
-            continue;
-          input.overrides.push({
-            ...f,
-            file: d.path,
-            resource: {
-              apiVersion: meta.apiVersion,
-              kind: meta.kind,
-              namespace: meta.namespace,
-              name: meta.name,
-            },
-          });
-        }
-      }
+      const merged = mergeBoth(input, d, o, u);
+      if (merged) output.push(merged);
     }
   }
 
@@ -214,6 +184,40 @@ export function mergePackageResources(input: PackageMergeInput): FileTree {
   for (const file of readFiles) if (!written.has(file)) result.delete(file);
   for (const [file, text] of written) result.set(file, Buffer.from(text, "utf8"));
   return result;
+}
+
+/**
+ * The 3-way merge of a resource both sides hold (`d` updated in place), or undefined when the merge
+ * deletes it; the fields where the local side won go to `input.overrides`. Throws `MergeError` naming it.
+ */
+function mergeBoth(
+  input: PackageMergeInput,
+  d: ResourceDoc,
+  o: ResourceDoc | undefined,
+  u: ResourceDoc,
+): ResourceDoc | undefined {
+  const found: MergeOverride[] = [];
+  let merged: YNode | undefined;
+  try {
+    merged = merge3(
+      [d.doc.contents as YNode, o?.doc.contents as YNode | undefined, u.doc.contents as YNode],
+      { schemas: input.schemas, inferAssociativeLists: false, overrides: found },
+    );
+  } catch (err) {
+    if (!(err instanceof MergeError)) throw err;
+    const meta = resourceMeta(d.doc);
+    throw new MergeError(`${d.path}: ${meta.kind} ${meta.name}: ${err.message}`);
+  }
+  if (merged === undefined) return undefined;
+  d.doc.contents = merged;
+  if (input.overrides) {
+    const { apiVersion, kind, namespace, name } = resourceMeta(d.doc);
+    for (const f of found) {
+      if (f.path[0] === "metadata" && f.path[1] === "annotations" && isReaderAnnotation(f.path[2])) continue;
+      input.overrides.push({ ...f, file: d.path, resource: { apiVersion, kind, namespace, name } });
+    }
+  }
+  return d;
 }
 
 function isReaderAnnotation(key: string | undefined): boolean {

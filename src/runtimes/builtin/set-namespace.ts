@@ -139,12 +139,11 @@ function visitClusterScoped(doc: KrmResource, r: Replacer): void {
   }
 }
 
-function transform(items: KrmResource[], config: Config): FunctionResult[] {
-  const objects = items.filter((doc) => {
-    const v = getAnnotation(doc, "config.kubernetes.io/local-config");
-    return v === undefined || v === "" || v === "false";
-  });
-  // depends-on targets as they were before the change: <group>/namespaces/<ns>/<kind>/<name>
+/** The depends-on targets as they were before the change (`<group>/namespaces/<ns>/<kind>/<name>`) and the upstream namespaces. */
+function scanObjects(objects: readonly KrmResource[]): {
+  dependsOnTargets: Set<string>;
+  origins: Set<string>;
+} {
   const dependsOnTargets = new Set<string>();
   const origins = new Set<string>();
   for (const doc of objects) {
@@ -157,6 +156,43 @@ function transform(items: KrmResource[], config: Config): FunctionResult[] {
     const up = upstreamOrigin(doc);
     if (up && !isClusterScoped(doc) && up.namespace !== UNKNOWN_NAMESPACE) origins.add(up.namespace);
   }
+  return { dependsOnTargets, origins };
+}
+
+/** Moves the `depends-on` annotations that name a target of the package to the new namespace; its result. */
+function updateDependsOn(
+  objects: readonly KrmResource[],
+  config: Config,
+  dependsOnTargets: ReadonlySet<string>,
+): FunctionResult {
+  let annoCount = 0;
+  const annoOld = new Set<string>();
+  for (const doc of objects) {
+    const value = getAnnotation(doc, DEPENDS_ON);
+    if (!value || !NAMESPACED_DEPENDS_ON.test(value) || !dependsOnTargets.has(value)) continue;
+    const segments = value.split("/");
+    if (segments[2] === config.namespace) continue;
+    if (config.matcher !== "" && config.matcher !== segments[2]) continue;
+    annoOld.add(segments[2]);
+    segments[2] = config.namespace;
+    annoCount += 1;
+    setString(doc, ["metadata", "annotations", DEPENDS_ON], segments.join("/"));
+  }
+  return {
+    message:
+      annoCount === 0
+        ? "all `depends-on` annotations are up-to-date. no `namespace` changed"
+        : `\`depends-on\` annotation namespace ${goList(sorted(annoOld))} updated to ${goQuote(config.namespace)}, ${annoCount} value(s) changed`,
+    severity: "info",
+  };
+}
+
+function transform(items: KrmResource[], config: Config): FunctionResult[] {
+  const objects = items.filter((doc) => {
+    const v = getAnnotation(doc, "config.kubernetes.io/local-config");
+    return v === undefined || v === "" || v === "false";
+  });
+  const { dependsOnTargets, origins } = scanObjects(objects);
   if (config.matcher === "" && origins.size > 1) {
     return [
       {
@@ -172,36 +208,14 @@ function transform(items: KrmResource[], config: Config): FunctionResult[] {
     const next = r.visit(originNamespace(doc), getString(doc, ["metadata", "namespace"]) ?? "");
     if (next !== undefined) setString(doc, ["metadata", "namespace"], next);
   }
-  const results: FunctionResult[] = [];
-  results.push({
+  const namespaces: FunctionResult = {
     message:
       r.count === 0
         ? `all matching namespaces are already ${goQuote(config.namespace)}. no value changed`
         : `namespace ${goList(sorted(r.old))} updated to ${goQuote(config.namespace)}, ${r.count} value(s) changed`,
     severity: "info",
-  });
-
-  let annoCount = 0;
-  const annoOld = new Set<string>();
-  for (const doc of objects) {
-    const value = getAnnotation(doc, DEPENDS_ON);
-    if (!value || !NAMESPACED_DEPENDS_ON.test(value) || !dependsOnTargets.has(value)) continue;
-    const segments = value.split("/");
-    if (segments[2] === config.namespace) continue;
-    if (config.matcher !== "" && config.matcher !== segments[2]) continue;
-    annoOld.add(segments[2]);
-    segments[2] = config.namespace;
-    annoCount += 1;
-    setString(doc, ["metadata", "annotations", DEPENDS_ON], segments.join("/"));
-  }
-  results.push({
-    message:
-      annoCount === 0
-        ? "all `depends-on` annotations are up-to-date. no `namespace` changed"
-        : `\`depends-on\` annotation namespace ${goList(sorted(annoOld))} updated to ${goQuote(config.namespace)}, ${annoCount} value(s) changed`,
-    severity: "info",
-  });
-  return results;
+  };
+  return [namespaces, updateDependsOn(objects, config, dependsOnTargets)];
 }
 
 /** The builtin `set-namespace`. Errors are reported as results with exit code 0, as the catalog does. */

@@ -104,41 +104,68 @@ export function compileCel(source: Json): CelProgram {
     messageProgram: v.messageExpression ? compile(v.messageExpression) : undefined,
   }));
   return {
-    violations(review, constraint, namespaceObject) {
-      const spec = isObject(constraint.spec) ? constraint.spec : {};
-      const vars: Record<string, unknown> = {
-        params: toCel(spec.parameters ?? null),
-        anyObject: toCel(review.object),
-      };
-      const bindings: Record<string, unknown> = {
-        object: vars.anyObject,
-        oldObject: null,
-        params: toCel(constraint),
-        request: toCel({ kind: review.kind, name: review.name, namespace: review.namespace ?? "" }),
-        namespaceObject: toCel(namespaceObject ?? null),
-        variables: vars,
-      };
-      for (const v of variables) {
-        const result = evaluate(v.program, bindings);
-        if (result.error === undefined) vars[v.name] = result.value;
-      }
-      if (conditions.some((c) => evaluate(c, bindings).value === false)) return [];
-      const out: string[] = [];
-      for (const v of validations) {
-        const result = evaluate(v.program, bindings);
-        if (result.error !== undefined) {
-          out.push(`expression '${v.expression}' resulted in error: ${result.error}`);
-          continue;
-        }
-        if (result.value !== false) continue;
-        const custom = v.messageProgram ? evaluate(v.messageProgram, bindings).value : undefined;
-        out.push(
-          typeof custom === "string" && custom !== ""
-            ? custom
-            : (v.message ?? `failed expression: ${v.expression.trim()}`),
-        );
-      }
-      return out;
-    },
+    violations: (review, constraint, namespaceObject) =>
+      celViolations({ variables, conditions, validations }, { review, constraint, namespaceObject }),
   };
+}
+
+/** The compiled parts of a source. */
+interface CompiledSource {
+  variables: Array<{ name: string; program: Planned }>;
+  conditions: Array<Planned>;
+  validations: Array<
+    Validation & {
+      program: Planned;
+      messageProgram: Planned | undefined;
+    }
+  >;
+}
+
+/** Gatekeeper's K8sNativeValidation evaluation of one review: the messages of the validations that fail. */
+function celViolations(
+  compiled: CompiledSource,
+  {
+    review,
+    constraint,
+    namespaceObject,
+  }: {
+    review: Parameters<CelProgram["violations"]>[0];
+    constraint: Parameters<CelProgram["violations"]>[1];
+    namespaceObject: Parameters<CelProgram["violations"]>[2];
+  },
+): string[] {
+  const spec = isObject(constraint.spec) ? constraint.spec : {};
+  const vars: Record<string, unknown> = {
+    params: toCel(spec.parameters ?? null),
+    anyObject: toCel(review.object),
+  };
+  const bindings: Record<string, unknown> = {
+    object: vars.anyObject,
+    oldObject: null,
+    params: toCel(constraint),
+    request: toCel({ kind: review.kind, name: review.name, namespace: review.namespace ?? "" }),
+    namespaceObject: toCel(namespaceObject ?? null),
+    variables: vars,
+  };
+  for (const v of compiled.variables) {
+    const result = evaluate(v.program, bindings);
+    if (result.error === undefined) vars[v.name] = result.value;
+  }
+  if (compiled.conditions.some((c) => evaluate(c, bindings).value === false)) return [];
+  const out: string[] = [];
+  for (const v of compiled.validations) {
+    const result = evaluate(v.program, bindings);
+    if (result.error !== undefined) {
+      out.push(`expression '${v.expression}' resulted in error: ${result.error}`);
+      continue;
+    }
+    if (result.value !== false) continue;
+    const custom = v.messageProgram ? evaluate(v.messageProgram, bindings).value : undefined;
+    out.push(
+      typeof custom === "string" && custom !== ""
+        ? custom
+        : (v.message ?? `failed expression: ${v.expression.trim()}`),
+    );
+  }
+  return out;
 }
