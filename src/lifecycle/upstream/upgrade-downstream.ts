@@ -14,7 +14,10 @@
  * 5. report the local edits the merge overrides: a `porchlight/upgrade` run on the app's commit and on
  *    its render (warnings at each field) and a list in the pull request body;
  * 6. with `upgrades.autoMerge` only: merge it once its head passed `porchlight/render` and it overrides
- *    no local edit.
+ *    no local edit;
+ * and when the upstream package was deleted, end its upgrades (./upstream-deleted.ts) instead.
+ * Read, decide, write once: the job reads the facts ./upgrade-decision.ts asks for until it decides,
+ * then carries out that one decision.
  */
 import type { RepoRef } from "../../github/port.js";
 import {
@@ -33,27 +36,15 @@ import {
   upgradePullTitle,
 } from "../../report/upgrade.js";
 import { upgradeBlockedId, upgradeBlockedOutput } from "../../report/upgrade-blocked.js";
-import { appCommitOf, rejectedAt, renderedGreen, sameFiles, writeDraft } from "../app-draft.js";
+import { renderedGreen, writeDraft } from "../app-draft.js";
 import { upsertComment } from "../comments.js";
 import { ensureCheckRun } from "../ensure-check-run.js";
 import { formatDraftBranch, UPGRADE_WORKSPACE } from "../revision-naming.js";
-import {
-  type ComputedUpgrade,
-  computeUpgrade,
-  downstreamStatus,
-  type UpstreamDeps,
-} from "../upgrade-plan.js";
-import { readPackageFiles, UpstreamBlockedError } from "../upstream-port.js";
-import { endUpgrades, readUpstreamDeletion } from "./upstream-deleted.js";
-
-/** What {@link upgradeDownstream} did. */
-export type UpgradeOutcome =
-  | { kind: "not-downstream" | "not-on-revision" | "up-to-date" | "no-revision" | "owned-by-variant" }
-  | { kind: "failed" | "blocked"; message: string }
-  | { kind: "held"; to: number }
-  | { kind: "upstream-deleted"; closed: number[] }
-  | { kind: "rejected" | "merged"; to: number; pull: number }
-  | { kind: "proposed" | "updated" | "current"; to: number; pull: number | undefined; overrides: number };
+import type { ComputedUpgrade, UpstreamDeps } from "../upgrade-plan.js";
+import { readPackageFiles } from "../upstream-port.js";
+import { decideUpgrade, type UpgradeDecision, type UpgradeOutcome } from "./upgrade-decision.js";
+import { readFact, type UpgradeRun } from "./upgrade-facts.js";
+import { endUpgrades } from "./upstream-deleted.js";
 
 function externalId(pkg: string, to: number): string {
   return `upgrade ${pkg} to=v${to}`;
@@ -133,130 +124,130 @@ export async function upgradeDownstream(
   input: { repo: RepoRef; pkg: string; defaultBranch: string; defaultSha: string },
   deps: UpstreamDeps,
 ): Promise<UpgradeOutcome> {
-  const { repo, pkg, defaultSha } = input;
-  const { port } = deps;
-  if (pkg === "") return { kind: "not-downstream" };
-  let status: Awaited<ReturnType<typeof downstreamStatus>>;
-  try {
-    status = await downstreamStatus({
-      port,
-      host: deps.host,
-      repo,
-      pkg,
-      sha: defaultSha,
-      access: deps.access,
-    });
-  } catch (error) {
-    if (!(error instanceof UpstreamBlockedError)) throw error;
-    await reportBlocked({ deps, repo, sha: defaultSha, pkg, reason: error.message });
-    return { kind: "blocked", message: error.message };
-  }
-  if (!status) return { kind: "not-downstream" };
-  if (status.variant) return { kind: "owned-by-variant" };
-  if (status.current === undefined) return { kind: "not-on-revision" };
-  if (status.latest === undefined || status.latest > status.current) {
-    const deletion = await readUpstreamDeletion(port, pkg, status);
-    if (deletion) {
-      const closed = await endUpgrades({ ...input, deletion }, deps);
-      return { kind: "upstream-deleted", closed };
-    }
-  }
-  if (status.latest === undefined) return { kind: "no-revision" };
-  if (status.latest <= status.current) return { kind: "up-to-date" };
-  const to = status.latest;
-
-  let upgrade: ComputedUpgrade;
-  try {
-    upgrade = await computeUpgrade({ port, host: deps.host, pkg, status, to, access: deps.access });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const failure = { pkg, upstream: status.upstreamPackage, to, message, repository: repo.repo };
-    await ensureCheckRun(port, {
-      repo,
-      name: UPGRADE_CHECK_NAME,
-      sha: defaultSha,
-      externalId: `upgrade-failed ${pkg} to=v${to}`,
-      conclusion: "failure",
-      output: upgradeFailureOutput(failure),
-    });
-    await openFailureIssue(deps, repo, failure);
-    return { kind: "failed", message };
-  }
-
+  if (input.pkg === "") return { kind: "not-downstream" };
   const branch = formatDraftBranch(
-    { packagePath: pkg, workspace: UPGRADE_WORKSPACE },
+    { packagePath: input.pkg, workspace: UPGRADE_WORKSPACE },
     { draftPrefix: deps.config.draftBranchPrefix },
   );
-  const pulls = await port.listPullRequests({ repo, state: "open", base: input.defaultBranch });
-  const pull = pulls.find((p) => p.headRef === branch && p.sameRepository);
-  const headSha = await port.readBranchHead({ repo, branch });
-  if (headSha) {
-    const snapshot = await port.readSnapshot({ repo, configPath: ".github/porchlight.yml", branch });
-    const head = snapshot.branch ?? { sha: headSha, message: "" };
-    const ours = await appCommitOf({ port, repo, head, checkName: UPGRADE_CHECK_NAME, appId: deps.appId });
-    if (!ours) {
-      if (pull) {
-        await upsertComment({
-          port,
-          repo,
-          issueNumber: pull.number,
-          marker: UPGRADE_HELD_MARKER,
-          body: upgradeHeldComment({ to, pkg: status.upstreamPackage }),
-        });
-      }
-      return { kind: "held", to };
-    }
-    const written = (await readPackageFiles({ port, repo, sha: ours.sha, dir: pkg })).files;
-    if (sameFiles(written, upgrade.files)) {
-      // The draft holds this upgrade: its head (the render of the app's commit) gets the report too.
-      const state: UpgradeState = { ...upgrade.state, commit: ours.sha };
-      if (head.sha !== ours.sha) {
-        const runs = await port.listCheckRuns({ repo, sha: head.sha, name: UPGRADE_CHECK_NAME });
-        if (runs.length === 0) await postUpgradeCheck({ deps, repo, sha: head.sha, state });
-      }
-      if (!pull) {
-        const rejected = await rejectedAt({ port, repo, branch, headSha: head.sha });
-        if (rejected !== undefined) return { kind: "rejected", to, pull: rejected };
-      }
-      const number =
-        pull?.number ?? (await openPull({ deps, repo, branch, base: input.defaultBranch, upgrade, state }));
-      if (
-        deps.config.upgrades.autoMerge &&
-        !upgradeNeedsReview(upgrade.state) &&
-        !pull?.draft &&
-        (await autoMerge({ deps, repo, number, headSha: head.sha }))
-      ) {
-        return { kind: "merged", to, pull: number };
-      }
-      return { kind: "current", to, pull: number, overrides: upgrade.overrides.length };
-    }
+  const run: UpgradeRun = { input, deps, branch, facts: { autoMerge: deps.config.upgrades.autoMerge } };
+  for (;;) {
+    const decision = decideUpgrade(run.facts);
+    if (decision.kind !== "read") return carryOut(run, decision);
+    await readFact(run, decision.fact);
   }
+}
+
+/** Does what {@link decideUpgrade} decided: the one write of the job. */
+async function carryOut(
+  run: UpgradeRun,
+  d: Exclude<UpgradeDecision, { kind: "read" }>,
+): Promise<UpgradeOutcome> {
+  const { deps, input } = run;
+  const { repo, pkg, defaultSha } = input;
+  switch (d.kind) {
+    case "done":
+      return d.outcome;
+    case "report-blocked":
+      await reportBlocked({ deps, repo, sha: defaultSha, pkg, reason: d.reason });
+      return { kind: "blocked", message: d.reason };
+    case "end-upgrades":
+      return {
+        kind: "upstream-deleted",
+        closed: await endUpgrades({ ...input, deletion: d.deletion }, deps),
+      };
+    case "report-failure":
+      await reportFailure(run, d.to, d.message);
+      return { kind: "failed", message: d.message };
+    case "hold":
+      if (d.comment !== undefined)
+        await upsertComment({
+          port: deps.port,
+          repo,
+          issueNumber: d.comment,
+          marker: UPGRADE_HELD_MARKER,
+          body: upgradeHeldComment({ to: d.to, pkg: run.status!.upstreamPackage }),
+        });
+      return { kind: "held", to: d.to };
+    case "keep":
+      return keepDraft(run, d);
+    case "write":
+      return writeUpgrade(run, d);
+  }
+}
+
+/** A merge that cannot be done: a failed run on the default branch's head, and an issue. */
+async function reportFailure(run: UpgradeRun, to: number, message: string): Promise<void> {
+  const { deps, input } = run;
+  const failure = {
+    pkg: input.pkg,
+    upstream: run.status!.upstreamPackage,
+    to,
+    message,
+    repository: input.repo.repo,
+  };
+  await ensureCheckRun(deps.port, {
+    repo: input.repo,
+    name: UPGRADE_CHECK_NAME,
+    sha: input.defaultSha,
+    externalId: `upgrade-failed ${input.pkg} to=v${to}`,
+    conclusion: "failure",
+    output: upgradeFailureOutput(failure),
+  });
+  await openFailureIssue(deps, input.repo, failure);
+}
+
+/** The draft holds this upgrade: its head gets the report too, its pull request is open (and merged, maybe). */
+async function keepDraft(
+  run: UpgradeRun,
+  d: Extract<UpgradeDecision, { kind: "keep" }>,
+): Promise<UpgradeOutcome> {
+  const { deps, input, branch } = run;
+  const upgrade = run.upgrade!;
+  const state: UpgradeState = { ...upgrade.state, commit: run.ours! };
+  const repo = input.repo;
+  if (d.reportHead) await postUpgradeCheck({ deps, repo, sha: run.head!, state });
+  const number =
+    run.facts.draft?.pull?.number ??
+    (await openPull({ deps, repo, branch, base: input.defaultBranch, upgrade, state }));
+  if (d.tryMerge && (await autoMerge({ deps, repo, number, headSha: run.head! })))
+    return { kind: "merged", to: d.to, pull: number };
+  return { kind: "current", to: d.to, pull: number, overrides: d.overrides };
+}
+
+/** Writes the upgrade to the draft, reports it, and opens or updates its pull request. */
+async function writeUpgrade(
+  run: UpgradeRun,
+  d: Extract<UpgradeDecision, { kind: "write" }>,
+): Promise<UpgradeOutcome> {
+  const { deps, input, branch } = run;
+  const { repo, pkg } = input;
+  const status = run.status!;
+  const upgrade = run.upgrade!;
   const write = await writeDraft({
-    port,
+    port: deps.port,
     repo,
     branch,
-    baseSha: defaultSha,
+    baseSha: input.defaultSha,
     dir: pkg,
     files: upgrade.files,
     executables: status.executables,
-    message: `Upgrade ${pkg} to ${status.upstreamPackage}/v${to}\n\nUpstream ${upgrade.state.upstream.repo} ${status.upstreamPackage}: v${status.current} → v${to} (kpt pkg update, ${upgrade.strategy}).\n`,
+    message: `Upgrade ${pkg} to ${status.upstreamPackage}/v${d.to}\n\nUpstream ${upgrade.state.upstream.repo} ${status.upstreamPackage}: v${status.current} → v${d.to} (kpt pkg update, ${upgrade.strategy}).\n`,
   });
   if (write.kind === "superseded")
     throw new Error(`${branch} moved while it was written; the next run retries`);
-  const commit = write.sha;
-  const state: UpgradeState = { ...upgrade.state, commit };
-  await postUpgradeCheck({ deps, repo, sha: commit, state });
-  if (pull) {
-    await port.updatePullRequest({
+  const state: UpgradeState = { ...upgrade.state, commit: write.sha };
+  await postUpgradeCheck({ deps, repo, sha: write.sha, state });
+  if (d.update !== undefined) {
+    await deps.port.updatePullRequest({
       repo,
-      number: pull.number,
+      number: d.update,
       title: upgradePullTitle(state),
       body: upgradePullBody({ state, strategy: upgrade.strategy, upstreamChanges: upgrade.upstreamChanges }),
     });
-    return { kind: "updated", to, pull: pull.number, overrides: upgrade.overrides.length };
+    return { kind: "updated", to: d.to, pull: d.update, overrides: d.overrides };
   }
   const number = await openPull({ deps, repo, branch, base: input.defaultBranch, upgrade, state });
-  return { kind: "proposed", to, pull: number, overrides: upgrade.overrides.length };
+  return { kind: "proposed", to: d.to, pull: number, overrides: d.overrides };
 }
 
 /**
