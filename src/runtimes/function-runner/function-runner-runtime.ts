@@ -87,13 +87,13 @@ function isFunctionFailure(error: Grpc.ServiceError): boolean {
 }
 
 /**
- * Creates the runtime. `run` resolves `undefined` for `exec:` steps and for images the allow-list does
- * not match; otherwise it never throws: a failed call gives a non-zero `exitCode`, with the function's
- * own failure in `stderr` and a transport failure (unreachable, deadline, undecodable answer) in
- * `executionError`. The connection opens on first use; `close()` ends it.
+ * The runner's `EvaluateFunction` call over one lazily opened gRPC channel (`@grpc/grpc-js` is loaded
+ * on first use), with gRPC's deadline `timeoutMs` and a guard against a call that never settles.
  */
-export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): ClosableRuntime {
-  const allowed = imageMatcher(settings.images);
+function connectLazily(settings: FunctionRunnerSettings): {
+  call(request: EvaluateFunctionRequest): Promise<EvaluateFunctionResponse>;
+  close(): void;
+} {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   let client: Promise<Grpc.Client> | undefined;
@@ -124,12 +124,25 @@ export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): C
       const guard = setTimeout(() => pending.cancel(), timeoutMs + 1_000);
     });
   };
+  const close = () => {
+    void client?.then((c) => c.close());
+    client = undefined;
+  };
+  return { call, close };
+}
+
+/**
+ * Creates the runtime. `run` resolves `undefined` for `exec:` steps and for images the allow-list does
+ * not match; otherwise it never throws: a failed call gives a non-zero `exitCode`, with the function's
+ * own failure in `stderr` and a transport failure (unreachable, deadline, undecodable answer) in
+ * `executionError`. The connection opens on first use; `close()` ends it.
+ */
+export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): ClosableRuntime {
+  const allowed = imageMatcher(settings.images);
+  const runner = connectLazily(settings);
   return {
     name: "function-runner",
-    close() {
-      void client?.then((c) => c.close());
-      client = undefined;
-    },
+    close: runner.close,
     async run(request): Promise<FunctionRunOutcome | undefined> {
       const { image: written, tag, exec } = request.fn;
       if (!written || exec !== undefined) return undefined;
@@ -145,7 +158,7 @@ export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): C
       const resourceList = Buffer.from(wire.text, "utf8");
       let response: EvaluateFunctionResponse;
       try {
-        response = await call({ resourceList, image });
+        response = await runner.call({ resourceList, image });
       } catch (err) {
         const error = err as Grpc.ServiceError;
         if (isFunctionFailure(error)) return { exitCode: 1, stderr: error.details };
