@@ -9,6 +9,7 @@ import type { KptFunction, Kptfile } from "../kptfile/schema.js";
 import { compileRe2 } from "../krm/re2.js";
 import { goStringStyle } from "../yaml/go-style.js";
 import { kptfileFieldError } from "./errors.js";
+import type { StepOrigin } from "./function-runtime.js";
 import { functionName } from "./image.js";
 
 /** A step of a package's pipeline with its position (for messages like `pipeline.mutators[1]`). */
@@ -36,6 +37,11 @@ export function pipelineSteps(kptfile: Kptfile): PipelineStep[] {
     fn,
   }));
   return [...mutators, ...validators];
+}
+
+/** A render step's place for the runtime's messages: its Kptfile (`sub/Kptfile`) and field. */
+export function stepOrigin(pkg: string, step: PipelineStep): StepOrigin {
+  return { kptfile: pkg === "" ? "Kptfile" : `${pkg}/Kptfile`, field: stepField(step) };
 }
 
 /** `pipeline.mutators[0]`-style field prefix of a step. */

@@ -25,8 +25,8 @@ import { type DocumentShape, documentShape } from "../krm/resource-shape.js";
 import { foldReturnedResourceComment } from "../krm/yaml-io.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
-import { type PipelineStep, stepField } from "./function-config.js";
-import type { FunctionRunOutcome, FunctionRuntime, StepOrigin } from "./function-runtime.js";
+import { type PipelineStep, stepOrigin } from "./function-config.js";
+import type { FunctionRunOutcome, FunctionRuntime } from "./function-runtime.js";
 import { normalizeImage } from "./image.js";
 import { defaultPath } from "./output.js";
 import { isSelected } from "./selectors.js";
@@ -86,10 +86,6 @@ function noRuntime(step: PipelineStep): FunctionRunOutcome {
     stderr: "",
     executionError: `no function runtime can run ${what}: use a builtin catalog function, or an exec function with --allow-exec`,
   };
-}
-
-function stepOrigin(pkg: string, step: PipelineStep): StepOrigin {
-  return { kptfile: pkg === "" ? "Kptfile" : `${pkg}/Kptfile`, field: stepField(step) };
 }
 
 /** Calls the runtime; a throwing runtime or a malformed output becomes an execution error. */
