@@ -82,6 +82,7 @@ function runtimeOf(settings: OperatorSettings, server: ServerSettings | undefine
   return createDefaultRuntime({
     allowExec: settings.allowExec,
     confineExec: true,
+    ...(settings.execConfinement ? { execConfinement: settings.execConfinement } : {}),
     useContainers: settings.allowContainers,
     ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
     ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),

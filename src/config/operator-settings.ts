@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { KptfileStatusMode, PushOnFailure } from "../engine/types.js";
+import type { ExecConfinement } from "../runtimes/exec/confine.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 import { type ConsentPolicy, readConsentPolicy } from "./upstream-consent.js";
 
@@ -14,6 +15,11 @@ export interface OperatorSettings {
    * who can push a draft branch runs programs on the server — kpt guards the same with `--allow-exec`.
    */
   allowExec: boolean;
+  /**
+   * The operator's limits on `exec:` functions: `PORCHLIGHT_EXEC_PROGRAMS` (argv[0] must be one of these
+   * bare names or absolute paths) and `PORCHLIGHT_EXEC_USER` (`uid:gid`, functions run as that user).
+   */
+  execConfinement?: ExecConfinement;
   /**
    * Allow container images to run with docker/podman (`PORCHLIGHT_ALLOW_CONTAINERS=true`). Off by
    * default for the same reason: a Kptfile would otherwise choose which images the server pulls and runs.
@@ -66,6 +72,20 @@ export interface OperatorSettings {
 /** The variables of {@link OperatorSettings} (`PORCHLIGHT_FUNCTION_RUNNER*`: `function-runner-settings.ts`). */
 export const operatorVariables = {
   PORCHLIGHT_ALLOW_EXEC: z.enum(["true", "false", "1", "0", ""]).optional(),
+  PORCHLIGHT_EXEC_PROGRAMS: z
+    .string()
+    .regex(
+      /^[^,\s]+(,[^,\s]+)*$/,
+      "must be a comma-separated list of programs (bare names or absolute paths)",
+    )
+    .refine((v) => v.split(",").every((p) => !p.includes("/") || p.startsWith("/")), {
+      message: "a program with a / must be an absolute path",
+    })
+    .optional(),
+  PORCHLIGHT_EXEC_USER: z
+    .string()
+    .regex(/^\d+:\d+$/, "must be uid:gid (numeric ids)")
+    .optional(),
   PORCHLIGHT_ALLOW_CONTAINERS: z.enum(["true", "false", "1", "0", ""]).optional(),
   PORCHLIGHT_EXEC_TIMEOUT_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds").optional(),
   PORCHLIGHT_PUSH_ON_FAILURE: z.enum(["None", "Unrendered", "PartiallyRendered"]).optional(),
@@ -89,6 +109,15 @@ export const operatorVariables = {
   PORCHLIGHT_PUBLIC_UPSTREAMS: z.string().optional(),
 };
 
+/** `execConfinement` from `PORCHLIGHT_EXEC_PROGRAMS` and `PORCHLIGHT_EXEC_USER`. */
+function execConfinementOf(list: string | undefined, user: string | undefined) {
+  const programs = list ? list.split(",") : undefined;
+  const [uid, gid] = (user ?? "").split(":").map(Number);
+  const runAs = user ? { uid, gid } : undefined;
+  if (!programs && !runAs) return {};
+  return { execConfinement: { ...(programs ? { programs } : {}), ...(runAs ? { runAs } : {}) } };
+}
+
 const numberIf = (text: string | undefined) => (text ? Number(text) : undefined);
 
 /** {@link OperatorSettings} from the checked variables and the function runner read beside them. */
@@ -99,6 +128,7 @@ export function operatorSettingsOf(
   return {
     ...(functionRunner ? { functionRunner } : {}),
     allowExec: e.PORCHLIGHT_ALLOW_EXEC === "true" || e.PORCHLIGHT_ALLOW_EXEC === "1",
+    ...execConfinementOf(e.PORCHLIGHT_EXEC_PROGRAMS, e.PORCHLIGHT_EXEC_USER),
     allowContainers: e.PORCHLIGHT_ALLOW_CONTAINERS === "true" || e.PORCHLIGHT_ALLOW_CONTAINERS === "1",
     pushOnFailure: e.PORCHLIGHT_PUSH_ON_FAILURE ?? "Unrendered",
     ...(e.PORCHLIGHT_EXEC_TIMEOUT_MS ? { execTimeoutMs: Number(e.PORCHLIGHT_EXEC_TIMEOUT_MS) } : {}),

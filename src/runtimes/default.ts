@@ -7,6 +7,7 @@ import { createBuiltinRuntime, notBuiltinReason } from "./builtin/registry.js";
 import { readStarlarkSettings, type StarlarkSettings } from "./builtin/starlark/settings.js";
 import { chainRuntimes } from "./chain.js";
 import { createContainerRuntime } from "./container/container-runtime.js";
+import type { ExecConfinement } from "./exec/confine.js";
 import { createExecRuntime } from "./exec/exec-runtime.js";
 import {
   createFunctionRunnerRuntime,
@@ -23,6 +24,8 @@ export interface DefaultRuntimeOptions {
    * refused; default false (the CLI's, kpt's: relative to the working directory).
    */
   confineExec?: boolean;
+  /** The operator's limits on confined `exec:` functions (allowed programs, the user they run as). */
+  execConfinement?: ExecConfinement;
   /** Timeout per exec function run, in milliseconds (default 60 000). */
   execTimeoutMs?: number;
   /** Working directory of `exec:` functions when a render gives none (default: the process's). */
@@ -58,6 +61,7 @@ export function createDefaultRuntime(options: DefaultRuntimeOptions): FunctionRu
     createExecRuntime({
       allow: options.allowExec,
       confine: options.confineExec,
+      ...(options.execConfinement ? { confinement: options.execConfinement } : {}),
       timeoutMs: options.execTimeoutMs,
       cwd: options.cwd,
     }),

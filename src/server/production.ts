@@ -19,6 +19,7 @@ import type { RenderResult } from "../engine/types.js";
 import type { Octokit } from "../github/octokit/client.js";
 import { answeredStatus } from "../github/octokit/errors.js";
 import { isRequestTimeout, limitRequestTime } from "../github/octokit/timeout.js";
+import type { ExecConfinement } from "../runtimes/exec/confine.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 import { operationsHandler } from "./http-endpoints.js";
 import {
@@ -40,6 +41,7 @@ export interface RuntimePermissions {
   allowExec: boolean;
   allowContainers: boolean;
   execTimeoutMs?: number;
+  execConfinement?: ExecConfinement;
   functionRunner?: FunctionRunnerSettings;
 }
 

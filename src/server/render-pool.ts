@@ -12,6 +12,7 @@ import type { RenderBudget } from "../config/render-budget.js";
 import { RenderInterruptedError } from "../engine/errors.js";
 import type { KptfileStatusMode, PushOnFailure, RenderResult } from "../engine/types.js";
 import type { StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
+import type { ExecConfinement } from "../runtimes/exec/confine.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 
 /** What a worker is started with (`workerData`): the operator's runtime permissions, nothing else. */
@@ -19,6 +20,8 @@ export interface WorkerSettings {
   allowExec: boolean;
   allowContainers: boolean;
   execTimeoutMs?: number;
+  /** The operator's limits on `exec:` functions (allowed programs, the user they run as). */
+  execConfinement?: ExecConfinement;
   /** The operator's function runner (plain data: address, allow-list, TLS PEM texts, time limit). */
   functionRunner?: FunctionRunnerSettings;
   starlarkMaxSteps: number;
@@ -70,6 +73,7 @@ export interface RenderPoolOptions {
     allowExec: boolean;
     allowContainers: boolean;
     execTimeoutMs?: number;
+    execConfinement?: ExecConfinement;
     functionRunner?: FunctionRunnerSettings;
   };
   /** Environment of the workers: the operator's allowlist without secrets (`config/function-env.ts`). */
@@ -152,6 +156,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     starlark: options.starlark,
     ...(options.runtime.execTimeoutMs !== undefined ? { execTimeoutMs: options.runtime.execTimeoutMs } : {}),
     ...(options.runtime.functionRunner ? { functionRunner: options.runtime.functionRunner } : {}),
+    ...(options.runtime.execConfinement ? { execConfinement: options.runtime.execConfinement } : {}),
   };
   const slots = new Set<Slot>();
   const idle: Slot[] = [];

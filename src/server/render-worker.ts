@@ -16,6 +16,7 @@ const runtimeOptions: DefaultRuntimeOptions = {
   allowExec: settings.allowExec,
   // The app's rule for exec paths: a relative one names a package file and is refused.
   confineExec: true,
+  ...(settings.execConfinement ? { execConfinement: settings.execConfinement } : {}),
   useContainers: settings.allowContainers,
   starlarkMaxSteps: settings.starlarkMaxSteps,
   starlark: settings.starlark,

@@ -36,3 +36,25 @@ describe("readOperatorSettings", () => {
     expect(() => readOperatorSettings({ PORCHLIGHT_ALLOW_EXEC: "yes" })).toThrow(/PORCHLIGHT_ALLOW_EXEC/);
   });
 });
+
+describe("the operator's exec limits", () => {
+  it("reads PORCHLIGHT_EXEC_PROGRAMS and PORCHLIGHT_EXEC_USER into the exec confinement", () => {
+    const settings = readOperatorSettings({
+      PORCHLIGHT_ALLOW_EXEC: "true",
+      PORCHLIGHT_EXEC_PROGRAMS: "kubeconform,/opt/fn/x",
+      PORCHLIGHT_EXEC_USER: "65534:65534",
+    });
+    expect(settings.execConfinement).toEqual({
+      programs: ["kubeconform", "/opt/fn/x"],
+      runAs: { uid: 65534, gid: 65534 },
+    });
+    expect(readOperatorSettings({ PORCHLIGHT_ALLOW_EXEC: "true" }).execConfinement).toBeUndefined();
+  });
+
+  it("refuses a relative program path and a user that is not uid:gid", () => {
+    expect(() => readOperatorSettings({ PORCHLIGHT_EXEC_PROGRAMS: "bin/x" })).toThrow(
+      /PORCHLIGHT_EXEC_PROGRAMS/,
+    );
+    expect(() => readOperatorSettings({ PORCHLIGHT_EXEC_USER: "nobody" })).toThrow(/PORCHLIGHT_EXEC_USER/);
+  });
+});

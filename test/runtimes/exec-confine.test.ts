@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -54,3 +54,59 @@ describe("exec paths in the app (confine)", () => {
     expect(existsSync(path.join(dir, "ran"))).toBe(true);
   });
 });
+
+describe("exec in the app never reaches the server's own files", () => {
+  const run = (exec: string, confinement = {}) =>
+    createExecRuntime({ allow: true, confine: true, cwd: dir, confinement }).run(request(exec));
+
+  it("refuses /proc, /dev and the app's own files reached by an absolute path", async () => {
+    const self = path.resolve("bin/porchlight.js");
+    for (const exec of ["/proc/self/cwd/bin/porchlight.js --version", `${self} --version`, "/dev/fd/0"]) {
+      const outcome = await run(exec);
+      expect(outcome?.executionError, exec).toContain(
+        "resolves into the app's own files or into /proc, /dev or /sys",
+      );
+    }
+  });
+
+  it("starts the function in an empty directory of its own, not the server's, with PATH outside the app", async () => {
+    const outcome = await run(`sh -c 'pwd >&2; ls -A >&2; echo "$PATH" >&2; cat'`);
+    expect(outcome?.exitCode).toBe(0);
+    const [cwd, ...rest] = outcome?.stderr.trim().split("\n") ?? [];
+    expect(cwd).not.toBe(process.cwd());
+    expect(cwd.startsWith(os.tmpdir()) || cwd.startsWith(realTmp())).toBe(true);
+    expect(existsSync(cwd)).toBe(false); // removed afterwards
+    const pathLine = rest.at(-1) ?? "";
+    expect(pathLine).not.toContain("node_modules");
+    // `env ./x` names a relative path against the function's own (empty) directory: nothing of the server runs.
+    const relative = await run("env ./bin/porchlight.js --version");
+    expect(relative?.exitCode).not.toBe(0);
+  });
+
+  it("keeps argv[0] to the programs the operator lists", async () => {
+    const refused = await run("sh -c 'cat'", { programs: ["cat"] });
+    expect(refused?.executionError).toContain('"sh" is not one of the programs the operator allows');
+    const allowed = await run("cat", { programs: ["cat"] });
+    expect(allowed).toMatchObject({ exitCode: 0 });
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "runs the function as the operator's PORCHLIGHT_EXEC_USER",
+    async () => {
+      const outcome = await run(
+        `sh -c 'id -u >&2; cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo read >&2; cat'`,
+        {
+          runAs: { uid: 65534, gid: 65534 },
+        },
+      );
+      expect(outcome?.exitCode).toBe(0);
+      const lines = outcome?.stderr.trim().split("\n");
+      expect(lines?.[0]).toBe("65534");
+      expect(lines).not.toContain("read"); // the server's environment is not readable by another user
+    },
+  );
+});
+
+function realTmp(): string {
+  return realpathSync(os.tmpdir());
+}

@@ -2,9 +2,12 @@
  * The `exec` runtime: runs a Kptfile `exec:` function as a local process (kpt's exec runtime, which
  * needs `--allow-exec`). The ResourceList goes to stdin as YAML; the ResourceList on stdout comes back.
  */
+import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
-import { confinedExecutableProblem } from "./confine.js";
-import { runProcess } from "./run-process.js";
+import { confinedPath, confineExecutable, type ExecConfinement } from "./confine.js";
+import { type RunProcessOptions, runProcess } from "./run-process.js";
 import { splitCommand } from "./split-command.js";
 import { decodeResourceList, encodeResourceList } from "./wire.js";
 
@@ -21,6 +24,8 @@ export interface ExecRuntimeOptions {
    * Default false: the CLI's (kpt's) rule, a relative path resolves against the working directory.
    */
   confine?: boolean;
+  /** The operator's limits when `confine` is set: allowed programs, the user functions run as. */
+  confinement?: ExecConfinement;
   /** Working directory for requests that give none (default: the process's current directory). */
   cwd?: string;
   /**
@@ -37,6 +42,28 @@ const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 function appendLine(text: string, line: string): string {
   return text === "" ? line : `${text.replace(/\n+$/, "")}\n${line}`;
+}
+
+/**
+ * Runs a confined function: in an empty directory of its own (removed afterwards), with `PATH` confined,
+ * argv[0] as the step wrote it, as the operator's user when one is set.
+ */
+async function runConfined(
+  program: string,
+  argv0: string,
+  args: string[],
+  base: Omit<RunProcessOptions, "cwd">,
+  confinement: ExecConfinement | undefined,
+): Promise<Awaited<ReturnType<typeof runProcess>>> {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), "porchlight-exec-"));
+  try {
+    const runAs = confinement?.runAs;
+    if (runAs) chownSync(cwd, runAs.uid, runAs.gid);
+    const env = { ...process.env, PATH: confinedPath(process.env.PATH) };
+    return await runProcess(program, args, { ...base, cwd, env, argv0, ...(runAs ? { runAs } : {}) });
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -61,15 +88,22 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       }
       if (argv.length === 0) return { exitCode: 1, stderr: "", executionError: "exec command is empty" };
       const [file, ...args] = argv;
-      const refused = options.confine ? confinedExecutableProblem(file, command, request.origin) : undefined;
-      if (refused !== undefined) return { exitCode: 1, stderr: "", executionError: refused };
       const wire = encodeResourceList(request.input);
-      const result = await runProcess(file, args, {
-        cwd: request.cwd ?? options.cwd ?? process.cwd(),
-        input: wire.text,
-        timeoutMs,
-        maxBytes,
-      });
+      const base = { input: wire.text, timeoutMs, maxBytes };
+      let result: Awaited<ReturnType<typeof runProcess>>;
+      if (options.confine) {
+        const confined = confineExecutable(
+          file,
+          command,
+          request.origin,
+          options.confinement,
+          confinedPath(process.env.PATH),
+        );
+        if ("problem" in confined) return { exitCode: 1, stderr: "", executionError: confined.problem };
+        result = await runConfined(confined.program, file, args, base, options.confinement);
+      } else {
+        result = await runProcess(file, args, { ...base, cwd: request.cwd ?? options.cwd ?? process.cwd() });
+      }
       const { stdout, stderr } = result;
       if (result.spawnError) {
         const why =

@@ -33,6 +33,12 @@ export interface RunProcessOptions {
   timeoutMs: number;
   /** Cap on stdout and on stderr, each in bytes. */
   maxBytes: number;
+  /** The environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** argv[0] as the program sees it, when `file` is a resolved path (multi-call binaries read it). */
+  argv0?: string;
+  /** Start the process as this user and group (numeric ids; the caller must be allowed to switch). */
+  runAs?: { uid: number; gid: number };
 }
 
 const live = new Set<number>();
@@ -71,7 +77,14 @@ export async function runProcess(
     const err: Buffer[] = [];
     const sizes = { out: 0, err: 0 };
     let done = false;
-    const child = spawn(file, args, { cwd: options.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.argv0 ? { argv0: options.argv0 } : {}),
+      ...(options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {}),
+    });
     const pid = child.pid;
     if (pid !== undefined) live.add(pid);
 
