@@ -76,14 +76,15 @@ const RULES = [
 
 /**
  * The files that may read `process.env`: the app's one reader, and the CLI (its own composition root,
- * reading its documented variables: GITHUB_TOKEN, KPT_IMAGE_PREFIX, KRM_DISABLE_ATTRIBUTION, ...). Two
- * pass-throughs that read no setting: git's child environment, and the YAML layer's A/B switch of the
- * benchmarks (BENCHMARKS.md).
+ * reading its documented variables: GITHUB_TOKEN, KPT_IMAGE_PREFIX, KRM_DISABLE_ATTRIBUTION, ...). Three
+ * pass-throughs that read no setting: git's child environment, an exec function's (its PATH confined), and
+ * the YAML layer's A/B switch of the benchmarks (BENCHMARKS.md).
  */
 const ENV_READERS = [
   /^src\/config\/environment\.ts$/,
   /^src\/cli\//,
   /^src\/pkg\/git-fetcher\.ts$/,
+  /^src\/runtimes\/exec\/exec-runtime\.ts$/,
   /^src\/krm\/yaml-io\.ts$/,
 ];
 

@@ -1,3 +1,4 @@
+import path from "node:path";
 /**
  * Second round, fault 3 — a run left in progress by a process killed with SIGKILL is adopted within a
  * minute of the restart, with the operator's defaults (no lease setting; reconciliation only at start).
@@ -21,9 +22,12 @@ import {
   waitForVerdict,
 } from "./support.js";
 
+// exec functions start in an empty directory of their own: their scripts are named by absolute path.
+const FIXTURES = path.resolve("test/handlers/fixtures");
+
 const BRANCH = "drafts/web/v1";
 /** 3 resources x 20 warnings = 60 annotations (exec functions allowed for this app). */
-const WARNINGS = "    - exec: node test/handlers/fixtures/report-results.mjs warning 20\n";
+const WARNINGS = `    - exec: node ${FIXTURES}/report-results.mjs warning 20\n`;
 
 describe.skipIf(!fakeGitHubAvailable)("fault 3: SIGKILL mid-run, adopted within a minute", () => {
   let harness: Harness;

@@ -1,3 +1,4 @@
+import path from "node:path";
 /**
  * Promise 3 — every check run the app starts is concluded. A render with 60 annotations needs a run
  * created in progress and a follow-up update (GitHub takes 50 annotations a request):
@@ -24,9 +25,12 @@ import {
   waitForVerdict,
 } from "./support.js";
 
+// exec functions start in an empty directory of their own: their scripts are named by absolute path.
+const FIXTURES = path.resolve("test/handlers/fixtures");
+
 const BRANCH = "drafts/web/v1";
 /** 3 resources x 20 warnings = 60 annotations (exec functions allowed for this app). */
-const WARNINGS = "    - exec: node test/handlers/fixtures/report-results.mjs warning 20\n";
+const WARNINGS = `    - exec: node ${FIXTURES}/report-results.mjs warning 20\n`;
 const files = () => ({
   "web/Kptfile": kptfile("web", WARNINGS),
   "web/a.yaml": configMap("a", 0),

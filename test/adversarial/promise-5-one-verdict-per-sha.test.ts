@@ -1,3 +1,4 @@
+import path from "node:path";
 /**
  * Promise 5 — one verdict per sha. With an open pull request a push is delivered with its
  * `synchronize` (and `check_suite` `requested`): every sha of the draft gets at most one
@@ -21,8 +22,11 @@ import {
   waitForVerdict,
 } from "./support.js";
 
+// exec functions start in an empty directory of their own: their scripts are named by absolute path.
+const FIXTURES = path.resolve("test/handlers/fixtures");
+
 const BRANCH = "drafts/web/v1";
-const STAMP = "    - exec: node test/handlers/fixtures/stamp.mjs\n";
+const STAMP = `    - exec: node ${FIXTURES}/stamp.mjs\n`;
 
 describe.skipIf(!fakeGitHubAvailable)("promise 5: one verdict per sha", () => {
   let harness: Harness;

@@ -1,3 +1,4 @@
+import path from "node:path";
 /**
  * Drives the real app (src/index.ts with the real engine and builtin runtime) through Probot, against
  * the nock GitHub mock.
@@ -8,8 +9,11 @@ import type { OperatorSettings } from "../../src/config/operator-settings.js";
 import { createApp } from "../../src/index.js";
 import { EmbeddedQueue, type EmbeddedQueueOptions } from "../../src/server/embedded-queue.js";
 
+// exec functions start in an empty directory of their own: their scripts are named by absolute path.
+const FIXTURES = path.resolve("test/handlers/fixtures");
+
 /** `exec:` command of the results-reporting test function (`node <script> <severity> <n>`). */
-export const REPORT_FN = "node test/handlers/fixtures/report-results.mjs";
+export const REPORT_FN = `node ${FIXTURES}/report-results.mjs`;
 
 /** A test Probot: `receive` resolves once the work the event asked for is done (the queue is idle). */
 export type TestProbot = Probot & { queue: EmbeddedQueue; failures: unknown[] };

@@ -1,8 +1,12 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { pushEvent } from "../helpers/events.js";
 import { commitContents, GitHubMock, useNock } from "../helpers/github-mock.js";
 import { createTestProbot, deployment, kptfile, SET_NAMESPACE, summaryOf } from "./harness.js";
+
+// exec functions start in an empty directory of their own: their scripts are named by absolute path.
+const FIXTURES = path.resolve("test/handlers/fixtures");
 
 useNock();
 
@@ -82,7 +86,7 @@ describe("reading a package", () => {
 describe("the loop guard", () => {
   it("never commits on top of its own render commit, even when a function is not idempotent", async () => {
     const files = {
-      "apps/web/Kptfile": kptfile("web", ["mutators:", "  - exec: node test/handlers/fixtures/stamp.mjs"]),
+      "apps/web/Kptfile": kptfile("web", ["mutators:", `  - exec: node ${FIXTURES}/stamp.mjs`]),
       "apps/web/deploy.yaml": deployment("web"),
     };
     const gh = reads(files, `Render apps/web\n\nRendered-From: ${"1".repeat(40)}`).createCheckRun();
