@@ -105,7 +105,7 @@ describe("a failing validator", () => {
       ["apps/web/more.yaml", 11, "failure"],
     ]);
     expect(check.output.summary).toMatch(
-      /\| ❌ \| validator \| `node test\/handlers\/fixtures\/report-results\.mjs error 1` \| 1 \| 3 \|/,
+      /\| ❌ \| validator \| `node \S+\/handlers\/fixtures\/report-results\.mjs error 1` \| 1 \| 3 \|/,
     );
   });
 });
