@@ -2,7 +2,7 @@
  * One comment per purpose on a pull request, updated in place instead of piling up: the comment is
  * found by an HTML marker (`<!-- porchlight:... -->`) that the body starts with.
  */
-import type { GitHubPort, RepoRef } from "../github/port.js";
+import type { GitHubPort, IssueComment, RepoRef } from "../github/port.js";
 
 /** What {@link upsertComment} did. */
 export type UpsertOutcome = "created" | "updated" | "unchanged" | "skipped";
@@ -19,10 +19,12 @@ export async function upsertComment(options: {
   marker: string;
   body: string;
   onlyIfExists?: boolean;
+  /** The issue's comments when the caller read them already (no second read). */
+  comments?: IssueComment[];
 }): Promise<UpsertOutcome> {
   const { port, repo, issueNumber, marker, body } = options;
   if (!body.includes(marker)) throw new Error(`comment body must carry its marker ${marker}`);
-  const comments = await port.listComments({ repo, issueNumber });
+  const comments = options.comments ?? (await port.listComments({ repo, issueNumber }));
   const existing = comments.filter((c) => c.body.includes(marker)).at(-1);
   if (existing) {
     if (existing.body === body) return "unchanged";

@@ -5,6 +5,7 @@
  * adding another.
  */
 import { REJECT_COMMENT_MARKER, rejectComment } from "../../report/comments.js";
+import { UPSTREAM_DELETED_MARKER } from "../../report/upstream-deleted.js";
 import { upsertComment } from "../comments.js";
 import type { LifecycleDeps } from "../deps.js";
 import { parseDraftBranch } from "../revision-naming.js";
@@ -23,9 +24,15 @@ export async function rejectRevision(
   if (!draft) return { kind: "ignored", reason: `${pr.headRef} is not a draft branch` };
   if (pr.baseRef !== defaultBranch)
     return { kind: "ignored", reason: `base ${pr.baseRef} is not the default branch` };
+  const comments = await deps.port.listComments({ repo, issueNumber: pr.number });
+  // An upgrade the app closed because its upstream package was deleted is not a rejected proposal: its
+  // note says what to do, and "reopen to keep authoring" would contradict it.
+  if (comments.some((c) => c.body.includes(UPSTREAM_DELETED_MARKER)))
+    return { kind: "ignored", reason: "closed by porchlight: its upstream package was deleted" };
   const comment = await upsertComment({
     port: deps.port,
     repo,
+    comments,
     issueNumber: pr.number,
     marker: REJECT_COMMENT_MARKER,
     body: rejectComment({ packagePath: draft.packagePath, workspace: draft.workspace, headRef: pr.headRef }),
