@@ -85,7 +85,9 @@ describe.skipIf(!fakeGitHubAvailable)("the README's chapter 8 journey against th
       expect((await gh.request("GET", `/repos/acme/blueprints/git/ref/tags/${tag}`)).status).toBe(200);
     for (const tag of ["east/v1", "east/v2"])
       expect((await gh.request("GET", `/repos/acme/deployments/git/ref/tags/${tag}`)).status).toBe(200);
-    expect(out.stdout).toMatch(/deployments\.east\.v2\s+east\s+v2\s+2\s+true\s+Published\s+acme\/deployments/);
+    expect(out.stdout).toMatch(
+      /deployments\.east\.v2\s+east\s+v2\s+2\s+true\s+Published\s+acme\/deployments/,
+    );
     // The clone's package context named the namespace after the deployment; the upgrade brought the quota.
     const ns = parse((await gh.gitShow("acme", "deployments", "east/v2", "east/namespace.yaml")) ?? "");
     expect(ns.metadata.name).toBe("east");

@@ -6,7 +6,7 @@ import { UPSTREAM_DELETED_MARKER } from "../../src/report/upstream-deleted.js";
 import { FakeRepo } from "./support/fake-repo.js";
 import { memoryPort } from "./support/memory-port.js";
 
-const repo = { owner: "org", name: "deploy" };
+const repo = { owner: "org", repo: "deploy" };
 const input = (number: number) => ({
   repo,
   defaultBranch: "main",
