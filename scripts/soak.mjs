@@ -3,12 +3,16 @@
  * Bounded soak of the GitHub App (`npm run soak`): the BUILT app against ../shared/tools/fake-github,
  * about 400 webhook deliveries over 2 minutes on 15 draft branches — pushes mixed with redeliveries and
  * out-of-order deliveries — first with one process (embedded queue), then with two processes on Redis
- * (one receives webhooks and works, the other only works). Each phase waits until the app is idle, then
+ * (one receives webhooks and works, the other only works), then on Redis with several installations (one
+ * repository each, the branches spread over them) while Redis is killed mid-traffic and comes back empty on
+ * the same port. Each phase waits until the app is idle, then
  * checks every branch head is rendered and checked, no lost or duplicate render commit, no unconcluded
  * check run, and prints: deliveries, renders, commits, dropped results, p50/p99 webhook answer time,
- * p50/p99/max /healthz answer time (polled all along), p50/p99 push-to-check time, peak RSS per process.
+ * p50/p99/max /healthz answer time (polled all along), p50/p99 push-to-check time (and p50/p95 per
+ * installation), peak RSS per process.
  *
- * Usage: npm run soak [-- --phases one,redis --seconds 120 --branches 15 --rate 5 --user-deliveries 360]
+ * Usage: npm run soak [-- --phases one,redis,installations --seconds 120 --branches 15 --rate 5
+ *   --user-deliveries 360 --installations 3]
  * Exits 1 when a phase breaks a promise (figures are printed either way). Needs ../shared beside the
  * checkout; the Redis phase needs redis-server (skipped with a message otherwise).
  */
@@ -23,7 +27,8 @@ import { parseArgs } from "node:util";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: opts } = parseArgs({
   options: {
-    phases: { type: "string", default: "one,redis" },
+    phases: { type: "string", default: "one,redis,installations" },
+    installations: { type: "string", default: "3" },
     seconds: { type: "string", default: "120" },
     branches: { type: "string", default: "15" },
     rate: { type: "string", default: "5" },
@@ -37,6 +42,10 @@ const BRANCHES = Number(opts.branches);
 const RATE = Number(opts.rate);
 const DRAIN_MS = Number(opts["drain-seconds"]) * 1000;
 const USER_DELIVERIES = Number(opts["user-deliveries"]);
+const INSTALLATIONS = ["acme", "globex", "initech", "umbrella", "hooli", "soylent"].slice(
+  0,
+  Math.max(2, Math.min(6, Number(opts.installations))),
+);
 
 const sharedDir = path.resolve(repoRoot, "../shared");
 const scenarioPath = existsSync(sharedDir)
@@ -131,7 +140,10 @@ async function freePort() {
   });
 }
 
-/** A throwaway redis-server on a free loopback port, or undefined when it is not installed. */
+/**
+ * A throwaway redis-server on a free loopback port, or undefined when it is not installed. `restart()` kills
+ * it (SIGKILL) and starts an empty one on the same port, as a Redis without persistence comes back.
+ */
 async function startRedis() {
   try {
     execFileSync("redis-server", ["--version"], { stdio: "ignore" });
@@ -140,6 +152,24 @@ async function startRedis() {
   }
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), "porchlight-soak-redis-"));
+  let child = await spawnRedis(port, dir);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async restart(downMs) {
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+      await sleep(downMs);
+      child = await spawnRedis(port, dir);
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function spawnRedis(port, dir) {
   const child = spawn(
     "redis-server",
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
@@ -153,14 +183,7 @@ async function startRedis() {
     });
     child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
   });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return child;
 }
 
 /** Peak resident set (VmHWM) of a process and its children-threads, in MB; NaN where /proc is absent. */
@@ -185,18 +208,21 @@ async function metricSum(port, name) {
   }
 }
 
-async function runPhase(name, { redis }) {
+async function runPhase(name, { redis, owners = ["acme"], restartRedis = false }) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `porchlight-soak-${name}-`));
   const gh = await scenario.startFakeGitHub({ dataDir });
   const apps = [];
   const problems = [];
   let poller;
   try {
-    await gh.createRepo("acme", "soak", {
-      "README.md": "# soak\n",
-      "app/Kptfile": KPTFILE,
-      "app/deploy.yaml": deploy(1),
-    });
+    for (const owner of owners) {
+      if (owners.length > 1) await gh.createInstallation(owner);
+      await gh.createRepo(owner, "soak", {
+        "README.md": "# soak\n",
+        "app/Kptfile": KPTFILE,
+        "app/deploy.yaml": deploy(1),
+      });
+    }
     const cmd = [process.execPath, "node_modules/probot/bin/probot.js", "run", "./dist/src/index.js"];
     const common = { LOG_LEVEL: "warn", PORCHLIGHT_RECONCILE_INTERVAL_MS: "60000" };
     if (redis) {
@@ -225,6 +251,8 @@ async function runPhase(name, { redis }) {
     }
 
     const branches = Array.from({ length: BRANCHES }, (_, i) => `drafts/app/w${i}`);
+    // Branch names are unique over the repositories: each lives in one installation's repository.
+    const ownerOf = new Map(branches.map((b, i) => [b, owners[i % owners.length]]));
     const pushes = []; // {branch, sha, at, replicas}
     const lastReplicas = new Map();
     let counter = 1;
@@ -244,7 +272,7 @@ async function runPhase(name, { redis }) {
       for (let attempt = 1; ; attempt++) {
         try {
           return await gh.pushFiles(
-            "acme",
+            ownerOf.get(branch),
             "soak",
             branch,
             { "app/deploy.yaml": deploy(replicas) },
@@ -262,7 +290,7 @@ async function runPhase(name, { redis }) {
       const replicas = ++counter;
       const { after } = await pushOnce(branch, replicas, options);
       lastReplicas.set(branch, replicas);
-      pushes.push({ branch, sha: after, at: Date.now(), replicas });
+      pushes.push({ branch, owner: ownerOf.get(branch), sha: after, at: Date.now(), replicas });
     };
 
     const actions = { redeliver: 0, reorder: 0 };
@@ -271,6 +299,10 @@ async function runPhase(name, { redis }) {
     // /healthz of every process, polled all along (promise 6: health answers while the app works).
     poller = startHealthPoller(apps.map((a) => a.port));
     const deadline = started + SECONDS * 1000;
+    // Redis killed at a third of the traffic, back empty 6 s later (the app must re-derive its work).
+    const redisRestart = restartRedis
+      ? sleep((SECONDS * 1000) / 3).then(() => redis.restart(6000).then(() => Date.now() - started))
+      : undefined;
     const inFlight = new Set();
     let tick = 0;
     while (Date.now() < deadline && pushes.length + actions.redeliver < USER_DELIVERIES) {
@@ -328,17 +360,20 @@ async function runPhase(name, { redis }) {
       await sleep(1000 / RATE);
     }
     await Promise.all(inFlight);
+    const restartedAt = await redisRestart?.catch((err) => problems.push(`redis restart: ${err.message}`));
     const trafficEnd = Date.now();
 
     // Drain: every branch head has a concluded porchlight/render run and nothing is in flight.
     const head = async (branch) =>
-      (await gh.request("GET", `/repos/acme/soak/branches/${encodeURIComponent(branch)}`)).data.commit.sha;
-    const concluded = async (sha) =>
-      (await gh.checkRuns("acme", "soak", sha)).some(
+      (await gh.request("GET", `/repos/${ownerOf.get(branch)}/soak/branches/${encodeURIComponent(branch)}`))
+        .data.commit.sha;
+    const concluded = async (branch, sha) =>
+      (await gh.checkRuns(ownerOf.get(branch), "soak", sha)).some(
         (r) => r.name === "porchlight/render" && r.status === "completed",
       );
     const drained = async () => {
-      for (const branch of lastReplicas.keys()) if (!(await concluded(await head(branch)))) return false;
+      for (const branch of lastReplicas.keys())
+        if (!(await concluded(branch, await head(branch)))) return false;
       return true;
     };
     try {
@@ -358,16 +393,22 @@ async function runPhase(name, { redis }) {
     if (unhealthy) problems.push(`${unhealthy} /healthz poll(s) not answered 200`);
 
     // Commits and check runs.
-    const log = await gh.git("acme", "soak", ["log", "--all", "--format=%H%x09%P%x09%an"]);
-    const commits = String(log.stdout ?? log)
-      .trim()
-      .split("\n")
-      .map((line) => line.split("\t"))
-      .map(([sha, parents, author]) => ({
-        sha,
-        parent: parents.split(" ")[0],
-        bot: author.includes("[bot]"),
-      }));
+    const commits = [];
+    for (const owner of owners) {
+      const log = await gh.git(owner, "soak", ["log", "--all", "--format=%H%x09%P%x09%an"]);
+      commits.push(
+        ...String(log.stdout ?? log)
+          .trim()
+          .split("\n")
+          .map((line) => line.split("\t"))
+          .map(([sha, parents, author]) => ({
+            owner,
+            sha,
+            parent: parents.split(" ")[0],
+            bot: author.includes("[bot]"),
+          })),
+      );
+    }
     const renderCommits = commits.filter((c) => c.bot);
     const byParent = new Map();
     for (const c of renderCommits) byParent.set(c.parent, [...(byParent.get(c.parent) ?? []), c.sha]);
@@ -378,7 +419,7 @@ async function runPhase(name, { redis }) {
     if (onRender.length) problems.push(`${onRender.length} render commit(s) on a render commit (loop)`);
 
     const runsBySha = new Map();
-    for (const c of commits) runsBySha.set(c.sha, await gh.checkRuns("acme", "soak", c.sha));
+    for (const c of commits) runsBySha.set(c.sha, await gh.checkRuns(c.owner, "soak", c.sha));
     const allRuns = [...runsBySha.values()].flat().filter((r) => r.name === "porchlight/render");
     const unconcluded = allRuns.filter((r) => r.status !== "completed");
     if (unconcluded.length) problems.push(`${unconcluded.length} porchlight/render run(s) not concluded`);
@@ -386,12 +427,12 @@ async function runPhase(name, { redis }) {
     // Every head: checked, holds the last pushed content, rendered.
     for (const [branch, replicas] of lastReplicas) {
       const sha = await head(branch);
-      const runs = (runsBySha.get(sha) ?? (await gh.checkRuns("acme", "soak", sha))).filter(
+      const runs = (runsBySha.get(sha) ?? (await gh.checkRuns(ownerOf.get(branch), "soak", sha))).filter(
         (r) => r.name === "porchlight/render",
       );
       if (!runs.some((r) => r.status === "completed"))
         problems.push(`${branch}: head ${sha.slice(0, 7)} has no verdict`);
-      const text = await gh.gitShow("acme", "soak", sha, "app/deploy.yaml");
+      const text = await gh.gitShow(ownerOf.get(branch), "soak", sha, "app/deploy.yaml");
       if (!text?.includes(`replicas: ${replicas}`))
         problems.push(`${branch}: the last push (replicas ${replicas}) is lost`);
       if (!text?.includes("namespace: prod")) problems.push(`${branch}: head is not rendered`);
@@ -401,13 +442,17 @@ async function runPhase(name, { redis }) {
 
     // Push-to-check: from a push to the first concluded run on it or on its render commit.
     const latencies = [];
+    const perOwner = new Map(owners.map((o) => [o, []]));
     for (const p of pushes) {
       const candidates = [p.sha, ...(byParent.get(p.sha) ?? [])];
       const times = candidates
         .flatMap((sha) => runsBySha.get(sha) ?? [])
         .filter((r) => r.name === "porchlight/render" && r.completed_at)
         .map((r) => Date.parse(r.completed_at));
-      if (times.length) latencies.push(Math.max(0, Math.min(...times) - p.at));
+      if (times.length) {
+        latencies.push(Math.max(0, Math.min(...times) - p.at));
+        perOwner.get(p.owner).push(latencies.at(-1));
+      }
     }
 
     const deliveries = await gh.deliveries();
@@ -439,6 +484,21 @@ async function runPhase(name, { redis }) {
       "webhook answer p50/p99": `${ms(percentile(answerMs, 50))} / ${ms(percentile(answerMs, 99))}`,
       "/healthz p50/p99/max": `${ms(percentile(healthMs, 50))} / ${ms(percentile(healthMs, 99))} / ${ms(Math.max(...healthMs))} (${healthMs.length} polls)`,
       "push-to-check p50/p99": `${ms(percentile(latencies, 50))} / ${ms(percentile(latencies, 99))} (${latencies.length} pushes with a verdict)`,
+      ...(owners.length > 1
+        ? {
+            "per installation p50/p95": owners
+              .map((o) => {
+                const l = perOwner.get(o);
+                return `${o} ${ms(percentile(l, 50))} / ${ms(percentile(l, 95))} (${l.length})`;
+              })
+              .join("; "),
+          }
+        : {}),
+      ...(restartRedis
+        ? { "redis restart": `killed at ${ms((SECONDS * 1000) / 3)}, back empty at ${ms(restartedAt)}` }
+        : {}),
+      lost: problems.filter((p) => /is lost|no verdict/.test(p)).length,
+        problems.filter((p) => /is lost|no verdict/.test(p)).length,
       "peak RSS": rss.map((r) => `${Math.round(r)} MB`).join(" + "),
       problems: problems.length ? problems : "none",
     };
@@ -465,7 +525,24 @@ for (const phase of opts.phases.split(",")) {
     } finally {
       await redis.stop();
     }
-  }
+  } else if (phase === "installations") {
+    const redis = await startRedis();
+    if (!redis) {
+      console.log("soak: redis-server is not installed; the installations phase is skipped");
+      continue;
+    }
+    try {
+      results.push(
+        await runPhase(`${INSTALLATIONS.length} installations, two processes on Redis, Redis restarted`, {
+          redis,
+          owners: INSTALLATIONS,
+          restartRedis: true,
+        }),
+      );
+    } finally {
+      await redis.stop();
+    }
+  } else throw new Error(`soak: unknown phase ${phase} (one, redis, installations)`);
 }
 for (const figures of results) {
   console.log(`\n== ${figures.phase}`);

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { type BlobRef, GitHubError, type RepoRef } from "../port.js";
-import { graphql, type Octokit, parseJson, RAW_BODY } from "./client.js";
+import { type Octokit, parseJson, RAW_BODY, repositoryFields } from "./client.js";
 import { call } from "./errors.js";
 
 /** Blobs per GraphQL request (a package of up to 1,200 files in two requests). */
@@ -56,24 +56,10 @@ async function readBatch(
   repo: RepoRef,
   batch: readonly BlobRef[],
 ): Promise<{ read: Map<string, Uint8Array>; missed: string[] }> {
-  const fields = batch
-    .map((b, i) => `b${i}: object(oid: "${b.sha}") { ... on Blob { text isTruncated isBinary } }`)
-    .join("\n    ");
-  const query = `query porchlightBlobs($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    ${fields}\n  }\n}`;
-  const answer = await graphql<{ repository: Record<string, BlobNode | null> | null }>(
-    octokit,
-    "graphql.blobs",
-    query,
-    { owner: repo.owner, name: repo.repo },
+  const fields = batch.map(
+    (b, i) => `b${i}: object(oid: "${b.sha}") { ... on Blob { text isTruncated isBinary } }`,
   );
-  const nodes = answer.data?.repository;
-  if (!nodes) {
-    throw new GitHubError({
-      kind: answer.errors.some((e) => e.type === "NOT_FOUND") ? "rejected" : "unavailable",
-      operation: "graphql.blobs",
-      message: answer.errors.map((e) => e.message).join("; ") || "no data",
-    });
-  }
+  const nodes = await repositoryFields<BlobNode>(octokit, repo, "graphql.blobs", "porchlightBlobs", fields);
   const read = new Map<string, Uint8Array>();
   const missed: string[] = [];
   batch.forEach((blob, i) => {

@@ -4,6 +4,7 @@
  * with `errors` next to `data` when only part of a query failed (a missing repository, a stale head).
  */
 import type { ProbotOctokit } from "probot";
+import { GitHubError } from "../port.js";
 import { call } from "./errors.js";
 
 /** An authenticated Octokit: a Probot installation client, or the CLI's token client. */
@@ -47,6 +48,32 @@ export async function graphql<T>(
       if (!failure || failure.errors.some((e) => e.type === "RATE_LIMITED")) throw error;
       return { data: (failure.data ?? undefined) as T | undefined, errors: failure.errors };
     }
+  });
+}
+
+/**
+ * Many aliased fields of one `repository` in one GraphQL query (`<alias>: object(...) {...}`), answered as
+ * `alias → node` (null where GitHub has none). Throws GitHubError: `rejected` when the repository is not
+ * found, `unavailable` when GitHub answered no data.
+ */
+export async function repositoryFields<T>(
+  octokit: Octokit,
+  repo: { owner: string; repo: string },
+  operation: string,
+  queryName: string,
+  fields: readonly string[],
+): Promise<Record<string, T | null>> {
+  const query = `query ${queryName}($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    ${fields.join("\n    ")}\n  }\n}`;
+  const answer = await graphql<{ repository: Record<string, T | null> | null }>(octokit, operation, query, {
+    owner: repo.owner,
+    name: repo.repo,
+  });
+  const nodes = answer.data?.repository;
+  if (nodes) return nodes;
+  throw new GitHubError({
+    kind: answer.errors.some((e) => e.type === "NOT_FOUND") ? "rejected" : "unavailable",
+    operation,
+    message: answer.errors.map((e) => e.message).join("; ") || "no data",
   });
 }
 

@@ -4,7 +4,7 @@
  * package's Kptfile and subtree by path instead of listing the whole repository.
  */
 import { GitHubError, type PathObject, type RepoRef } from "../port.js";
-import { graphql, type Octokit } from "./client.js";
+import { type Octokit, repositoryFields } from "./client.js";
 
 /** Paths per GraphQL request. */
 const PATHS_PER_REQUEST = 300;
@@ -24,24 +24,10 @@ async function readBatch(
   sha: string,
   paths: readonly string[],
 ): Promise<Map<string, PathObject>> {
-  const fields = paths
-    .map((p, i) => `p${i}: object(expression: ${JSON.stringify(`${sha}:${p}`)}) { __typename oid }`)
-    .join("\n    ");
-  const query = `query porchlightPaths($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    ${fields}\n  }\n}`;
-  const answer = await graphql<{ repository: Record<string, PathNode | null> | null }>(
-    octokit,
-    "graphql.paths",
-    query,
-    { owner: repo.owner, name: repo.repo },
+  const fields = paths.map(
+    (p, i) => `p${i}: object(expression: ${JSON.stringify(`${sha}:${p}`)}) { __typename oid }`,
   );
-  const nodes = answer.data?.repository;
-  if (!nodes) {
-    throw new GitHubError({
-      kind: answer.errors.some((e) => e.type === "NOT_FOUND") ? "rejected" : "unavailable",
-      operation: "graphql.paths",
-      message: answer.errors.map((e) => e.message).join("; ") || "no data",
-    });
-  }
+  const nodes = await repositoryFields<PathNode>(octokit, repo, "graphql.paths", "porchlightPaths", fields);
   const out = new Map<string, PathObject>();
   paths.forEach((p, i) => {
     const node = nodes[`p${i}`];
