@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
 import { confinedPath, confineExecutable, type ExecConfinement } from "./confine.js";
-import { type RunProcessOptions, runProcess } from "./run-process.js";
+import { type ProcessRun, type RunProcessOptions, runProcess } from "./run-process.js";
 import { splitCommand } from "./split-command.js";
 import { decodeResourceList, encodeResourceList } from "./wire.js";
 
@@ -54,7 +54,7 @@ async function runConfined(
   args: string[],
   base: Omit<RunProcessOptions, "cwd">,
   confinement: ExecConfinement | undefined,
-): Promise<Awaited<ReturnType<typeof runProcess>>> {
+): Promise<ProcessRun> {
   const cwd = mkdtempSync(path.join(os.tmpdir(), "porchlight-exec-"));
   try {
     const runAs = confinement?.runAs;
@@ -63,6 +63,44 @@ async function runConfined(
     return await runProcess(program, args, { ...base, cwd, env, argv0, ...(runAs ? { runAs } : {}) });
   } finally {
     rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+/** The step's outcome from what the process did: its ResourceList, or why it failed (never throws). */
+function outcomeOf(
+  result: ProcessRun,
+  file: string,
+  wire: ReturnType<typeof encodeResourceList>,
+  { timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number },
+): FunctionRunOutcome {
+  const { stdout, stderr } = result;
+  if (result.spawnError) {
+    const why =
+      result.spawnError.code === "ENOENT"
+        ? `exec: ${JSON.stringify(file)}: executable file not found`
+        : result.spawnError.message;
+    return { exitCode: 1, stderr, executionError: why };
+  }
+  if (result.timedOut) {
+    return { exitCode: 1, stderr: appendLine(stderr, `function timed out after ${timeoutMs}ms`) };
+  }
+  if (result.overflow) {
+    return { exitCode: 1, stderr: appendLine(stderr, `function output exceeded ${maxBytes} bytes`) };
+  }
+  if (result.exitCode === null || result.exitCode === undefined) {
+    return { exitCode: 1, stderr, executionError: `signal: ${result.signal ?? "unknown"}` };
+  }
+  const exitCode = result.exitCode;
+  try {
+    const output = decodeResourceList(stdout, wire);
+    return { exitCode, stderr, output };
+  } catch (err) {
+    if (exitCode !== 0) return { exitCode, stderr };
+    const why = err instanceof Error ? err.message : String(err);
+    return {
+      exitCode: 1,
+      stderr: appendLine(stderr, `function wrote no valid ResourceList to stdout: ${why}`),
+    };
   }
 }
 
@@ -90,7 +128,7 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       const [file, ...args] = argv;
       const wire = encodeResourceList(request.input);
       const base = { input: wire.text, timeoutMs, maxBytes };
-      let result: Awaited<ReturnType<typeof runProcess>>;
+      let result: ProcessRun;
       if (options.confine) {
         const confined = confineExecutable(
           file,
@@ -104,35 +142,7 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
       } else {
         result = await runProcess(file, args, { ...base, cwd: request.cwd ?? options.cwd ?? process.cwd() });
       }
-      const { stdout, stderr } = result;
-      if (result.spawnError) {
-        const why =
-          result.spawnError.code === "ENOENT"
-            ? `exec: ${JSON.stringify(file)}: executable file not found`
-            : result.spawnError.message;
-        return { exitCode: 1, stderr, executionError: why };
-      }
-      if (result.timedOut) {
-        return { exitCode: 1, stderr: appendLine(stderr, `function timed out after ${timeoutMs}ms`) };
-      }
-      if (result.overflow) {
-        return { exitCode: 1, stderr: appendLine(stderr, `function output exceeded ${maxBytes} bytes`) };
-      }
-      if (result.exitCode === null || result.exitCode === undefined) {
-        return { exitCode: 1, stderr, executionError: `signal: ${result.signal ?? "unknown"}` };
-      }
-      const exitCode = result.exitCode;
-      try {
-        const output = decodeResourceList(stdout, wire);
-        return { exitCode, stderr, output };
-      } catch (err) {
-        if (exitCode !== 0) return { exitCode, stderr };
-        const why = err instanceof Error ? err.message : String(err);
-        return {
-          exitCode: 1,
-          stderr: appendLine(stderr, `function wrote no valid ResourceList to stdout: ${why}`),
-        };
-      }
+      return outcomeOf(result, file, wire, { timeoutMs, maxBytes });
     },
   };
 }

@@ -4,7 +4,7 @@
  * script's `sleep` included), and the run ends at the kill instead of waiting for every holder of its
  * stdout to close it.
  */
-import { spawn } from "node:child_process";
+import { type SpawnOptionsWithStdioTuple, spawn } from "node:child_process";
 
 /** What `runProcess` observed; exactly one of `spawnError`, `timedOut`, `overflow` or an exit is set. */
 export interface ProcessRun {
@@ -61,6 +61,18 @@ function killGroup(pgid: number): void {
   }
 }
 
+/** The process leads its own group (see the module comment), with the caller's environment, argv[0] and user. */
+function spawnOptions(options: RunProcessOptions): SpawnOptionsWithStdioTuple<"pipe", "pipe", "pipe"> {
+  return {
+    cwd: options.cwd,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.argv0 ? { argv0: options.argv0 } : {}),
+    ...(options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {}),
+  };
+}
+
 /**
  * Spawns `file args` in `cwd` as the leader of a new process group and collects its output. Never
  * rejects. On timeout or overflow the whole group gets SIGKILL and the promise resolves at once with
@@ -77,14 +89,7 @@ export async function runProcess(
     const err: Buffer[] = [];
     const sizes = { out: 0, err: 0 };
     let done = false;
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.argv0 ? { argv0: options.argv0 } : {}),
-      ...(options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {}),
-    });
+    const child = spawn(file, args, spawnOptions(options));
     const pid = child.pid;
     if (pid !== undefined) live.add(pid);
 
