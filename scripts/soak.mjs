@@ -498,7 +498,6 @@ async function runPhase(name, { redis, owners = ["acme"], restartRedis = false }
         ? { "redis restart": `killed at ${ms((SECONDS * 1000) / 3)}, back empty at ${ms(restartedAt)}` }
         : {}),
       lost: problems.filter((p) => /is lost|no verdict/.test(p)).length,
-        problems.filter((p) => /is lost|no verdict/.test(p)).length,
       "peak RSS": rss.map((r) => `${Math.round(r)} MB`).join(" + "),
       problems: problems.length ? problems : "none",
     };
