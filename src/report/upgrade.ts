@@ -11,6 +11,8 @@ import { locateInParsed, type ParsedYaml, parseForLocate } from "./yaml-position
 export const UPGRADE_CHECK_NAME = "porchlight/upgrade";
 /** Marker of the comment telling that a person's push stopped automatic updates. */
 export const UPGRADE_HELD_MARKER = "<!-- porchlight:upgrade-held -->";
+/** Marker of the note on an upgrade pull request closed because the downstream no longer needs it. */
+export const UPGRADE_OBSOLETE_MARKER = "<!-- porchlight:upgrade-obsolete -->";
 /** Marker of an upgrade pull request body. */
 export const UPGRADE_PULL_MARKER = "<!-- porchlight:upgrade -->";
 
@@ -127,6 +129,23 @@ export function upgradePullBody(options: {
 /** The comment on an upgrade pull request a person pushed to: the app no longer updates it. */
 export function upgradeHeldComment(options: { to: number; pkg: string }): string {
   return `${UPGRADE_HELD_MARKER}\nUpstream published \`${options.pkg}/v${options.to}\`. This pull request was not updated because someone pushed to its branch; porchlight never overwrites that. Merge or close it, and the next upgrade opens a new one.\n`;
+}
+
+/**
+ * The note on an upgrade pull request the app closes because the downstream `pkg` is already on the newest
+ * revision `latest` of `upstream` (the revision the pull request upgraded to was deleted, or the downstream
+ * was upgraded another way). The branch stays.
+ */
+export function upgradeObsoleteComment(options: {
+  pkg: string;
+  upstream: string;
+  current: number;
+  latest: number;
+}): string {
+  const { pkg, upstream, current, latest } = options;
+  return `${UPGRADE_OBSOLETE_MARKER}
+Closed by porchlight: \`${pkg}\` is on \`${upstream}/v${current}\`, and the newest published revision of \`${upstream}\` is \`${upstream}/v${latest}\`, so this upgrade is no longer needed (the revision it upgraded to was deleted, or \`${pkg}\` was upgraded another way). Its branch is kept; the next revision of \`${upstream}\` opens a new upgrade.
+`;
 }
 
 /** Warning annotations at each overridden field of `files` (path → text, repository-relative). */

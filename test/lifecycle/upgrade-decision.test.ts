@@ -20,11 +20,19 @@ describe("decideUpgrade (pure)", () => {
       kind: "read",
       fact: "draft",
     });
-    // Up to date: the deletion is not even read.
+    // Up to date: the deletion is not even read; only whether an upgrade pull request is left open.
     const upToDate = { ...behind, latest: 1 };
-    expect(decideUpgrade(facts({ status: upToDate }))).toEqual({
+    expect(decideUpgrade(facts({ status: upToDate }))).toEqual({ kind: "read", fact: "obsolete" });
+    expect(decideUpgrade(facts({ status: upToDate, obsolete: null }))).toEqual({
       kind: "done",
       outcome: { kind: "up-to-date" },
+    });
+    // One is (its revision deleted, or the downstream upgraded by hand): it is closed.
+    expect(decideUpgrade(facts({ status: upToDate, obsolete: { number: 4 } }))).toEqual({
+      kind: "close-obsolete",
+      pull: 4,
+      current: 1,
+      latest: 1,
     });
   });
 

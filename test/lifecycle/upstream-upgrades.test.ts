@@ -458,6 +458,30 @@ describe("upgrade pull requests", () => {
     expect(s.deployRepo.heads.has(EAST)).toBe(false);
   });
 
+  it("deleting the revision an upgrade pull request upgrades to closes it with a note (the older revision stays)", async () => {
+    const s = await scenario();
+    const v2 = publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });
+    await s.drain(s.job("org/blueprints", { type: "published", package: "base" }));
+    const pulls = openPulls(s.deployRepo);
+    expect(pulls.map((p) => p.head).sort()).toEqual([EAST, WEST]);
+    // rpkg del of base/v2: its tag goes, a deleted/ branch keeps its commit; base/v1 stays published.
+    s.blueprints.tags.delete("base/v2");
+    s.blueprints.heads.set("deleted/base/v2", v2);
+    for (let i = 0; i < 2; i++) {
+      expect(await s.drain(s.job("org/blueprints", { type: "deleted", package: "base" }))).toEqual([
+        "upstream:deleted:org/blueprints:base: 2 downstream(s) of base",
+        "upstream:downstream:org/deploy:east/app: east/app: " + (i === 0 ? "obsolete" : "up-to-date"),
+        "upstream:downstream:org/deploy:west/app: west/app: " + (i === 0 ? "obsolete" : "up-to-date"),
+      ]);
+    }
+    expect(openPulls(s.deployRepo)).toEqual([]);
+    const notes = s.deployRepo.comments.filter((c) => c.body.includes("porchlight:upgrade-obsolete"));
+    expect(notes.map((c) => c.issue).sort()).toEqual(pulls.map((p) => p.number).sort());
+    expect(notes[0]!.body).toContain("the newest published revision of `base` is `base/v1`");
+    // The branches stay: nothing is lost.
+    expect(s.deployRepo.heads.has(EAST)).toBe(true);
+  });
+
   it("deleting every revision of the upstream package (rpkg del) ends the upgrade too, naming the kept commit", async () => {
     const s = await scenario();
     const v2 = publish(s.blueprints, "base/v2", { "base/deploy.yaml": deploy("nginx:1.27", 1) });

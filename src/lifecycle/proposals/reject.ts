@@ -5,6 +5,7 @@
  * adding another.
  */
 import { REJECT_COMMENT_MARKER, rejectComment } from "../../report/comments.js";
+import { UPGRADE_OBSOLETE_MARKER } from "../../report/upgrade.js";
 import { UPSTREAM_DELETED_MARKER } from "../../report/upstream-deleted.js";
 import { upsertComment } from "../comments.js";
 import type { LifecycleDeps } from "../deps.js";
@@ -25,10 +26,12 @@ export async function rejectRevision(
   if (pr.baseRef !== defaultBranch)
     return { kind: "ignored", reason: `base ${pr.baseRef} is not the default branch` };
   const comments = await deps.port.listComments({ repo, issueNumber: pr.number });
-  // An upgrade the app closed because its upstream package was deleted is not a rejected proposal: its
-  // note says what to do, and "reopen to keep authoring" would contradict it.
+  // An upgrade the app closed (its upstream package deleted, or no longer needed) is not a rejected
+  // proposal: its note says what to do, and "reopen to keep authoring" would contradict it.
   if (comments.some((c) => c.body.includes(UPSTREAM_DELETED_MARKER)))
     return { kind: "ignored", reason: "closed by porchlight: its upstream package was deleted" };
+  if (comments.some((c) => c.body.includes(UPGRADE_OBSOLETE_MARKER)))
+    return { kind: "ignored", reason: "closed by porchlight: the upgrade is no longer needed" };
   const comment = await upsertComment({
     port: deps.port,
     repo,

@@ -11,6 +11,7 @@ export type UpgradeOutcome =
   | { kind: "failed" | "blocked"; message: string }
   | { kind: "held"; to: number }
   | { kind: "upstream-deleted"; closed: number[] }
+  | { kind: "obsolete"; pull: number; current: number }
   | { kind: "rejected" | "merged"; to: number; pull: number }
   | { kind: "proposed" | "updated" | "current"; to: number; pull: number | undefined; overrides: number };
 
@@ -46,13 +47,19 @@ export interface UpgradeFacts {
   /** The computed upgrade: its size and whether a person must look, or why it cannot be done. */
   upgrade?: { ok: true; overrides: number; needsReview: boolean } | { ok: false; message: string };
   draft?: DraftFacts;
+  /**
+   * The app's open upgrade pull request while the downstream is up to date (null: none) — an upgrade to
+   * a revision since deleted, or one the downstream made by hand; read only then.
+   */
+  obsolete?: { number: number } | null;
   /** `upgrades.autoMerge` of the repository. */
   autoMerge: boolean;
 }
 
 /** The next step: a fact to read, or the one write to do. */
 export type UpgradeDecision =
-  | { kind: "read"; fact: "status" | "deletion" | "upgrade" | "draft" }
+  | { kind: "read"; fact: "status" | "deletion" | "upgrade" | "draft" | "obsolete" }
+  | { kind: "close-obsolete"; pull: number; current: number; latest: number }
   | { kind: "done"; outcome: UpgradeOutcome }
   | { kind: "report-blocked"; reason: string }
   | { kind: "end-upgrades"; deletion: UpstreamDeletion }
@@ -76,7 +83,12 @@ export function decideUpgrade(facts: UpgradeFacts): UpgradeDecision {
     if (facts.deletion) return { kind: "end-upgrades", deletion: facts.deletion };
   }
   if (s.latest === undefined) return done({ kind: "no-revision" });
-  if (s.latest <= s.current) return done({ kind: "up-to-date" });
+  if (s.latest <= s.current) {
+    if (facts.obsolete === undefined) return { kind: "read", fact: "obsolete" };
+    if (facts.obsolete)
+      return { kind: "close-obsolete", pull: facts.obsolete.number, current: s.current, latest: s.latest };
+    return done({ kind: "up-to-date" });
+  }
   const to = s.latest;
   const upgrade = facts.upgrade;
   if (!upgrade) return { kind: "read", fact: "upgrade" };

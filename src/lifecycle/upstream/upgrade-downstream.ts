@@ -25,25 +25,23 @@ import {
   overrideAnnotations,
   UPGRADE_CHECK_NAME,
   UPGRADE_FAILED_LABEL,
-  UPGRADE_HELD_MARKER,
   type UpgradeState,
   upgradeCheckOutput,
   upgradeFailureIssue,
   upgradeFailureOutput,
-  upgradeHeldComment,
   upgradeNeedsReview,
   upgradePullBody,
   upgradePullTitle,
 } from "../../report/upgrade.js";
 import { upgradeBlockedId, upgradeBlockedOutput } from "../../report/upgrade-blocked.js";
 import { renderedGreen, writeDraft } from "../app-draft.js";
-import { upsertComment } from "../comments.js";
 import { ensureCheckRun } from "../ensure-check-run.js";
 import { formatDraftBranch, UPGRADE_WORKSPACE } from "../revision-naming.js";
 import type { ComputedUpgrade, UpstreamDeps } from "../upgrade-plan.js";
 import { readPackageFiles } from "../upstream-port.js";
 import { decideUpgrade, type UpgradeDecision, type UpgradeOutcome } from "./upgrade-decision.js";
 import { readFact, type UpgradeRun } from "./upgrade-facts.js";
+import { closeObsolete, noteHeld } from "./upgrade-notes.js";
 import { endUpgrades } from "./upstream-deleted.js";
 
 function externalId(pkg: string, to: number): string {
@@ -160,14 +158,11 @@ async function carryOut(
       return { kind: "failed", message: d.message };
     case "hold":
       if (d.comment !== undefined)
-        await upsertComment({
-          port: deps.port,
-          repo,
-          issueNumber: d.comment,
-          marker: UPGRADE_HELD_MARKER,
-          body: upgradeHeldComment({ to: d.to, pkg: run.status!.upstreamPackage }),
-        });
+        await noteHeld(deps.port, repo, d.comment, d.to, run.status!.upstreamPackage);
       return { kind: "held", to: d.to };
+    case "close-obsolete":
+      await closeObsolete(deps.port, repo, { pkg, upstream: run.status!.upstreamPackage, ...d });
+      return { kind: "obsolete", pull: d.pull, current: d.current };
     case "keep":
       return keepDraft(run, d);
     case "write":

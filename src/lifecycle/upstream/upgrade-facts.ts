@@ -104,9 +104,25 @@ async function readDraft(run: UpgradeRun): Promise<void> {
   };
 }
 
+/** The app's open upgrade pull request, if any (one request). */
+async function readObsolete(run: UpgradeRun): Promise<void> {
+  const { deps, input, branch } = run;
+  const pulls = await deps.port.listPullRequests({
+    repo: input.repo,
+    state: "open",
+    base: input.defaultBranch,
+  });
+  const open = pulls.find((p) => p.headRef === branch && p.sameRepository);
+  run.facts.obsolete = open ? { number: open.number } : null;
+}
+
 /** Reads `fact` into `run`. Throws GitHub's errors (the job retries). */
-export async function readFact(run: UpgradeRun, fact: "status" | "deletion" | "upgrade" | "draft") {
+export async function readFact(
+  run: UpgradeRun,
+  fact: "status" | "deletion" | "upgrade" | "draft" | "obsolete",
+) {
   if (fact === "status") return readStatus(run);
+  if (fact === "obsolete") return readObsolete(run);
   if (fact === "deletion")
     run.facts.deletion = (await readUpstreamDeletion(run.deps.port, run.input.pkg, run.status!)) ?? null;
   else if (fact === "upgrade") await readUpgrade(run);
