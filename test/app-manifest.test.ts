@@ -85,6 +85,7 @@ const GRAPHQL: Record<string, Need[]> = {
   Commit: [write("contents")],
   ConvertToDraft: [write("pull_requests")],
   MarkReady: [write("pull_requests")],
+  Paths: [read("contents")],
   Snapshot: [read("contents"), read("pull_requests")],
   UpdateRefs: [write("contents")],
 };

@@ -59,7 +59,13 @@ async function readBatch(
   const fields = batch.map(
     (b, i) => `b${i}: object(oid: "${b.sha}") { ... on Blob { text isTruncated isBinary } }`,
   );
-  const nodes = await repositoryFields<BlobNode>(octokit, repo, "graphql.blobs", "porchlightBlobs", fields);
+  const nodes = await repositoryFields<BlobNode>(
+    octokit,
+    repo,
+    "graphql.blobs",
+    "query porchlightBlobs",
+    fields,
+  );
   const read = new Map<string, Uint8Array>();
   const missed: string[] = [];
   batch.forEach((blob, i) => {

@@ -60,10 +60,11 @@ export async function repositoryFields<T>(
   octokit: Octokit,
   repo: { owner: string; repo: string },
   operation: string,
-  queryName: string,
+  /** `query porchlight<Name>`, written out (test/app-manifest.test.ts reads the operations from the source). */
+  head: string,
   fields: readonly string[],
 ): Promise<Record<string, T | null>> {
-  const query = `query ${queryName}($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    ${fields.join("\n    ")}\n  }\n}`;
+  const query = `${head}($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    ${fields.join("\n    ")}\n  }\n}`;
   const answer = await graphql<{ repository: Record<string, T | null> | null }>(octokit, operation, query, {
     owner: repo.owner,
     name: repo.repo,

@@ -27,7 +27,13 @@ async function readBatch(
   const fields = paths.map(
     (p, i) => `p${i}: object(expression: ${JSON.stringify(`${sha}:${p}`)}) { __typename oid }`,
   );
-  const nodes = await repositoryFields<PathNode>(octokit, repo, "graphql.paths", "porchlightPaths", fields);
+  const nodes = await repositoryFields<PathNode>(
+    octokit,
+    repo,
+    "graphql.paths",
+    "query porchlightPaths",
+    fields,
+  );
   const out = new Map<string, PathObject>();
   paths.forEach((p, i) => {
     const node = nodes[`p${i}`];
