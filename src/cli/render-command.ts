@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { imagePrefixProblem } from "../engine/image.js";
 import { renderPackage } from "../engine/render.js";
-import type { RenderResult } from "../engine/types.js";
+import type { PackageFiles, RenderResult } from "../engine/types.js";
 import { readStarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
@@ -58,24 +58,26 @@ async function writeOutput(
   }
 }
 
-/** Runs `porchlight render` (`usage`: the text printed with a usage error); resolves to the exit code. */
-export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<number> {
-  progress = createProgress(process.stderr);
+/** What the checks before a render give: the parsed flags and places, or the exit code to end with. */
+type Prepared = { args: RenderArgs; pkgDir: string; outDir: string | undefined } | { exit: number };
+
+/** Parses and checks the flags and places (`--help`, image prefix, output and results directories). */
+async function prepareRender(argv: string[], usage: string): Promise<Prepared> {
   let args: RenderArgs;
   try {
     args = parseRenderArgs(argv);
   } catch (e) {
     err(`Error: ${(e as Error).message}\n\n${usage}`);
-    return 1;
+    return { exit: 1 };
   }
   if (args.help) {
     process.stdout.write(usage);
-    return 0;
+    return { exit: 0 };
   }
   const prefixProblem = args.imagePrefix === undefined ? undefined : imagePrefixProblem(args.imagePrefix);
   if (prefixProblem) {
     err(`Error: ${prefixProblem}\n`);
-    return 1;
+    return { exit: 1 };
   }
   const pkgDir = await resolvePackage(args.pkgPath);
   const toDir = args.output !== undefined && args.output !== "stdout" && args.output !== "unwrap";
@@ -84,29 +86,27 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
     err(
       `Error: directory ${JSON.stringify(args.output)} already exists, please delete the directory and retry\n`,
     );
-    return 1;
+    return { exit: 1 };
   }
   if (args.resultsDir !== undefined) {
     const problem = await ensureResultsDir(args.resultsDir);
     if (problem) {
       err(`Error: ${problem}\n`);
-      return 1;
+      return { exit: 1 };
     }
   }
-  // No Kptfile: the engine's error at once, without reading the tree first (kpt fails as fast).
-  const files = (await exists(path.join(pkgDir, "Kptfile")))
-    ? await readPackageDir(pkgDir, (n) => progress.show(`reading the package: ${n} files`))
-    : new Map();
-  progress.clear();
+  return { args, pkgDir, outDir };
+}
+
+/** Renders the package read from `pkgDir` with the runtime the flags allow, printing as kpt does. */
+async function renderFiles(
+  args: RenderArgs,
+  pkgDir: string,
+  files: PackageFiles,
+  functionRunner: FunctionRunnerSettings | undefined,
+) {
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
   const afterStep = createStepCollector();
-  let functionRunner: FunctionRunnerSettings | undefined;
-  try {
-    functionRunner = functionRunnerFromFlags(args.functionRunner);
-  } catch (e) {
-    err(`Error: ${(e as Error).message}\n\n${usage}`);
-    return 1;
-  }
   const runtime = createDefaultRuntime({
     allowExec: args.allowExec,
     starlark: readStarlarkSettings(process.env),
@@ -138,12 +138,21 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
     withResources: args.output === "stdout" || args.output === "unwrap",
   }).finally(() => runtime.close());
   if (result.ok) printer.finish();
-  if (result.ok && args.output !== undefined) await writeOutput(args, result, outDir);
+  return result;
+}
+
+/** Writes the render's output where the flags say, prints kpt's closing lines; resolves to the exit code. */
+async function finishRender(
+  args: RenderArgs,
+  result: Awaited<ReturnType<typeof renderFiles>>,
+  place: { pkgDir: string; outDir: string | undefined; files: PackageFiles },
+): Promise<number> {
+  if (result.ok && args.output !== undefined) await writeOutput(args, result, place.outDir);
   else if (result.files && args.output === undefined) {
     try {
       await writePackageDir({
-        dir: pkgDir,
-        previous: files,
+        dir: place.pkgDir,
+        previous: place.files,
         next: result.files,
         onFile: (done, total) => progress.show(`writing: ${done}/${total} files`),
       });
@@ -161,8 +170,7 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
     err(failureSummary(result));
   }
   if (args.resultsDir !== undefined && !result.failedBeforeRender) {
-    const dir = path.resolve(args.resultsDir);
-    const file = path.join(dir, "results.yaml");
+    const file = path.join(path.resolve(args.resultsDir), "results.yaml");
     await writeFile(file, resultsFileText(result.steps, result.ok ? 0 : 1));
     err(`For complete results, see ${file}\n`);
   }
@@ -171,4 +179,26 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
     err(`${message.endsWith("\n") ? message : `${message}\n`}`);
   }
   return result.ok ? 0 : 1;
+}
+
+/** Runs `porchlight render` (`usage`: the text printed with a usage error); resolves to the exit code. */
+export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<number> {
+  progress = createProgress(process.stderr);
+  const prepared = await prepareRender(argv, usage);
+  if ("exit" in prepared) return prepared.exit;
+  const { args, pkgDir, outDir } = prepared;
+  // No Kptfile: the engine's error at once, without reading the tree first (kpt fails as fast).
+  const files: PackageFiles = (await exists(path.join(pkgDir, "Kptfile")))
+    ? await readPackageDir(pkgDir, (n) => progress.show(`reading the package: ${n} files`))
+    : new Map();
+  progress.clear();
+  let functionRunner: FunctionRunnerSettings | undefined;
+  try {
+    functionRunner = functionRunnerFromFlags(args.functionRunner);
+  } catch (e) {
+    err(`Error: ${(e as Error).message}\n\n${usage}`);
+    return 1;
+  }
+  const result = await renderFiles(args, pkgDir, files, functionRunner);
+  return finishRender(args, result, { pkgDir, outDir, files });
 }
