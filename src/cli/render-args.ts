@@ -51,6 +51,68 @@ function parseBool(value: string | undefined, flag: string): boolean {
   throw new Error(`invalid value ${JSON.stringify(value)} for ${flag}: expected true or false`);
 }
 
+/**
+ * Applies one flag `name` (its `inline` value after `=`, or `value()` reading the next argument) to `args`;
+ * false when `arg` is not a flag (a positional argument). Throws on an unknown flag or a bad value.
+ */
+function applyFlag(
+  args: RenderArgs,
+  arg: string,
+  name: string,
+  inline: string | undefined,
+  value: () => string,
+): boolean {
+  switch (name) {
+    case "-h":
+    case "--help":
+      args.help = true;
+      return true;
+    case "--results-dir":
+      args.resultsDir = value();
+      return true;
+    case "--allow-exec":
+      args.allowExec = parseBool(inline, name);
+      return true;
+    case "--truncate-output":
+      args.truncateOutput = parseBool(inline, name);
+      return true;
+    case "--allow-alpha-wasm":
+    case "--allow-network":
+      parseBool(inline, name);
+      return true;
+    case "--image-pull-policy":
+      checkImagePullPolicy(value());
+      return true;
+    case "--image-prefix":
+      args.imagePrefix = value();
+      return true;
+    case "-o":
+    case "--output":
+      args.output = value();
+      return true;
+    case "--push-on-failure": {
+      const v = value();
+      if (v !== "None" && v !== "Unrendered" && v !== "PartiallyRendered") {
+        throw new Error(
+          `invalid --push-on-failure ${JSON.stringify(v)}: expected None, Unrendered or PartiallyRendered`,
+        );
+      }
+      args.pushOnFailure = v;
+      return true;
+    }
+    case "--function-runner-tls":
+      args.functionRunner["function-runner-tls"] = String(parseBool(inline, name));
+      return true;
+    default:
+      if (name.startsWith("--") && isFunctionRunnerFlag(name.slice(2))) {
+        args.functionRunner[name.slice(2) as keyof FunctionRunnerFlags] = value();
+        return true;
+      }
+      if (arg.startsWith("-") && arg !== "-") throw new Error(`unknown flag: ${arg}`);
+      return false;
+  }
+}
+
 /** Parses argv (after `render`). Throws an Error with a user-facing message on bad input. */
 export function parseRenderArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RenderArgs {
   const args: RenderArgs = {
@@ -76,55 +138,7 @@ export function parseRenderArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
       if (next === undefined) throw new Error(`flag needs an argument: ${name}`);
       return next;
     };
-    switch (name) {
-      case "-h":
-      case "--help":
-        args.help = true;
-        break;
-      case "--results-dir":
-        args.resultsDir = value();
-        break;
-      case "--allow-exec":
-        args.allowExec = parseBool(inline, name);
-        break;
-      case "--truncate-output":
-        args.truncateOutput = parseBool(inline, name);
-        break;
-      case "--allow-alpha-wasm":
-      case "--allow-network":
-        parseBool(inline, name);
-        break;
-      case "--image-pull-policy":
-        checkImagePullPolicy(value());
-        break;
-      case "--image-prefix":
-        args.imagePrefix = value();
-        break;
-      case "-o":
-      case "--output":
-        args.output = value();
-        break;
-      case "--push-on-failure": {
-        const v = value();
-        if (v !== "None" && v !== "Unrendered" && v !== "PartiallyRendered") {
-          throw new Error(
-            `invalid --push-on-failure ${JSON.stringify(v)}: expected None, Unrendered or PartiallyRendered`,
-          );
-        }
-        args.pushOnFailure = v;
-        break;
-      }
-      case "--function-runner-tls":
-        args.functionRunner["function-runner-tls"] = String(parseBool(inline, name));
-        break;
-      default:
-        if (name.startsWith("--") && isFunctionRunnerFlag(name.slice(2))) {
-          args.functionRunner[name.slice(2) as keyof FunctionRunnerFlags] = value();
-          break;
-        }
-        if (arg.startsWith("-") && arg !== "-") throw new Error(`unknown flag: ${arg}`);
-        positional.push(arg);
-    }
+    if (!applyFlag(args, arg, name, inline, value)) positional.push(arg);
   }
   if (positional.length > 1) throw new Error(`accepts at most 1 arg(s), received ${positional.length}`);
   if (positional[0] !== undefined) args.pkgPath = positional[0];
