@@ -6,24 +6,16 @@
  * package in place, or to `-o stdout|unwrap|<dir>` (stdin input goes to stdout); write
  * `--results-dir/results.yaml`; exit 1 on failure.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Document, isMap, isSeq, parseAllDocuments, Scalar, YAMLMap } from "yaml";
-import { krmProblem } from "../engine/entries.js";
 import { type EvalResult, evaluateFunction } from "../engine/eval.js";
 import { imagePrefixProblem, resolveImage } from "../engine/image.js";
 import { composeFiles } from "../engine/output.js";
-import {
-  annotationsOf,
-  INTERNAL_INDEX,
-  LEGACY_INDEX,
-  SEQ_INDENT,
-  setAnnotations,
-} from "../krm/annotations.js";
-import { deriveSeqIndentStyle } from "../krm/yaml-io.js";
+import { annotationsOf } from "../krm/annotations.js";
 import { readStarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import { createDefaultRuntime } from "../runtimes/default.js";
 import { EVAL_USAGE, type EvalArgs, isEmptySelector, parseEvalArgs } from "./eval-args.js";
+import { argsFunctionConfig, readFnConfig, readStdin, stdinResources, UsageError } from "./eval-input.js";
 import { saveFunctionToKptfile } from "./eval-save.js";
 import {
   ensureResultsDir,
@@ -40,104 +32,6 @@ import { resultsFileText } from "./results-file.js";
 const err = (text: string): void => {
   process.stderr.write(text);
 };
-
-/** A usage problem, printed as kpt prints cobra's errors (`error: ...`). */
-class UsageError extends Error {}
-
-/**
- * kpt's `getCLIFunctionConfig`: a ConfigMap `function-input` whose `data` holds the `k=v` arguments
- * as strings, in order; a first argument without `=` is the kind.
- * @throws UsageError when an argument has no `=`.
- */
-export function argsFunctionConfig(items: readonly string[]): Document {
-  let kind = "ConfigMap";
-  const data = new YAMLMap();
-  items.forEach((item, i) => {
-    const eq = item.indexOf("=");
-    if (eq < 0 && i === 0) {
-      kind = item;
-      return;
-    }
-    if (eq < 0) throw new UsageError("args must have keys and values separated by =");
-    const value = new Scalar(item.slice(eq + 1));
-    data.set(item.slice(0, eq), value);
-  });
-  if (data.items.length === 0) data.flow = true;
-  const doc = new Document({ metadata: { name: "function-input" } });
-  const root = doc.contents as YAMLMap;
-  root.set("data", data);
-  root.set("kind", kind);
-  root.set("apiVersion", "v1");
-  return doc;
-}
-
-/**
- * kpt's `GetValidatedFnConfigFromPath` for `--fn-config`: one KRM resource.
- * @throws UsageError naming the file when it is missing, has several documents or is not KRM.
- */
-async function readFnConfig(file: string): Promise<Document> {
-  const text = await readFile(file, "utf8").catch(() => undefined);
-  if (text === undefined) throw new UsageError(`missing function config file: ${file}`);
-  const docs = parseAllDocuments(text);
-  const list = (Array.isArray(docs) ? docs : []).filter((d) => d.contents !== null);
-  const bad = list.find((d) => d.errors.length > 0);
-  if (bad)
-    throw new UsageError(`failed to read functionConfig ${JSON.stringify(file)}: ${bad.errors[0].message}`);
-  if (list.length !== 1) {
-    throw new UsageError(
-      `functionConfig ${JSON.stringify(file)} must not contain more than one config, got ${list.length}`,
-    );
-  }
-  const problem = krmProblem(list[0]);
-  if (problem) throw new UsageError(`functionConfig ${JSON.stringify(file)}: ${problem}`);
-  return list[0];
-}
-
-/**
- * The resources of a ResourceList (or `List`) on stdin, or, when the input is not one, each YAML
- * document annotated with its index as kyaml's ByteReader annotates it.
- */
-function stdinResources(text: string): Document[] {
-  const docs = (parseAllDocuments(text) as Document[]).filter((d) => d.contents !== null);
-  const bad = docs.find((d) => d.errors.length > 0);
-  if (bad) throw new UsageError(`failed to read the input: ${bad.errors[0].message}`);
-  if (docs.length === 1) {
-    const root = docs[0].contents;
-    const kind = isMap(root) ? root.get("kind") : undefined;
-    const items = isMap(root) ? root.get("items", true) : undefined;
-    if ((kind === "ResourceList" || kind === "List") && isSeq(items)) {
-      // A comment above the first item belongs to it (the parser gives it to the list).
-      const first = items.items[0];
-      if (items.commentBefore && isMap(first)) {
-        first.commentBefore = first.commentBefore
-          ? `${items.commentBefore}\n${first.commentBefore}`
-          : items.commentBefore;
-      }
-      return items.items.filter(isMap).map((node) => {
-        const doc = new Document(undefined, { customTags: ["binary", "timestamp"] });
-        doc.contents = node;
-        return doc;
-      });
-    }
-  }
-  const style = deriveSeqIndentStyle(text);
-  return docs.map((doc, index) => {
-    if (isMap(doc.contents)) {
-      setAnnotations(doc, [
-        [INTERNAL_INDEX, String(index)],
-        [LEGACY_INDEX, String(index)],
-        [SEQ_INDENT, style],
-      ]);
-    }
-    return doc;
-  });
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** kpt's checks before anything runs (`preRunE`, `validateOptionalFlags`, `getFunctionSpec`). */
 function checkArgs(args: EvalArgs): void {
@@ -217,8 +111,8 @@ export async function runEval(argv: string[]): Promise<number> {
   }
 }
 
-async function evalWith(args: EvalArgs): Promise<number> {
-  const functionRunner = functionRunnerFromFlags(args.functionRunner);
+/** Where `fn eval` reads and writes, checked before the function runs (throws UsageError). */
+async function evalPlaces(args: EvalArgs) {
   const toDir = args.output !== undefined && args.output !== "stdout" && args.output !== "unwrap";
   const outDir = toDir ? path.resolve(args.output!) : undefined;
   if (outDir && (await exists(outDir))) {
@@ -230,13 +124,8 @@ async function evalWith(args: EvalArgs): Promise<number> {
     const problem = await ensureResultsDir(args.resultsDir);
     if (problem) throw new UsageError(problem);
   }
-  const functionConfig = args.fnConfig
-    ? await readFnConfig(path.resolve(args.fnConfig))
-    : argsFunctionConfig(args.dataItems);
   const fromStdin = args.pkgPath === "-";
   const pkgDir = fromStdin ? undefined : await resolvePackage(args.pkgPath);
-  const files = pkgDir ? await readPackageDir(pkgDir) : undefined;
-  const resources = fromStdin ? stdinResources(await readStdin()) : undefined;
   // kpt saves into the Kptfile of the package, or of the working directory for `-`.
   const saveDir = pkgDir ?? path.resolve(".");
   const fnConfigRel = args.fnConfig ? path.relative(saveDir, path.resolve(args.fnConfig)) : undefined;
@@ -247,6 +136,17 @@ async function evalWith(args: EvalArgs): Promise<number> {
   ) {
     throw new UsageError(`--fn-config must be under ${saveDir} if saving functions to Kptfile (--save=true)`);
   }
+  return { outDir, fromStdin, pkgDir, saveDir, fnConfigRel };
+}
+
+async function evalWith(args: EvalArgs): Promise<number> {
+  const functionRunner = functionRunnerFromFlags(args.functionRunner);
+  const { outDir, fromStdin, pkgDir, saveDir, fnConfigRel } = await evalPlaces(args);
+  const functionConfig = args.fnConfig
+    ? await readFnConfig(path.resolve(args.fnConfig))
+    : argsFunctionConfig(args.dataItems);
+  const files = pkgDir ? await readPackageDir(pkgDir) : undefined;
+  const resources = fromStdin ? stdinResources(await readStdin()) : undefined;
   const fn = args.image ? { image: args.image } : { exec: args.exec };
   const label = args.image ? resolveImage(args.image, args.imagePrefix) : (args.exec ?? "");
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
@@ -279,21 +179,24 @@ async function evalWith(args: EvalArgs): Promise<number> {
     await writeFile(file, resultsFileText([result.step], result.ok ? 0 : 1));
     err(`\nFor complete results, see ${file}\n`);
   }
-  if (result.ok && args.save) {
-    const message = await saveFunctionToKptfile(saveDir, {
-      fnType: args.fnType as "mutator" | "validator",
-      image: args.image ? label : undefined,
-      tag: args.tag,
-      exec: args.exec,
-      configPath: fnConfigRel?.split(path.sep).join("/"),
-      dataItems: args.dataItems,
-      selector: args.selector,
-      exclusion: args.exclusion,
-    });
-    err(`${message}\n`);
-  }
+  if (result.ok && args.save) await saveStep(args, saveDir, label, fnConfigRel);
   if (!result.ok && result.error !== undefined) err(`Error: ${result.error}\n`);
   return result.ok ? 0 : 1;
+}
+
+/** `--save`: the step into the Kptfile of `saveDir`, as kpt's `fn eval --save` writes it. */
+async function saveStep(args: EvalArgs, saveDir: string, label: string, fnConfigRel: string | undefined) {
+  const message = await saveFunctionToKptfile(saveDir, {
+    fnType: args.fnType as "mutator" | "validator",
+    image: args.image ? label : undefined,
+    tag: args.tag,
+    exec: args.exec,
+    configPath: fnConfigRel?.split(path.sep).join("/"),
+    dataItems: args.dataItems,
+    selector: args.selector,
+    exclusion: args.exclusion,
+  });
+  err(`${message}\n`);
 }
 
 /** `fn eval` as a lazily loaded subcommand module. */
