@@ -68,64 +68,70 @@ function hostOf(env: CliIo["env"]): string {
   return url.protocol === "https:" ? url.host : `${url.protocol}//${url.host}`;
 }
 
+type Flags = { repo?: string; name?: string; in?: string; output?: string };
+
+/** The flags and the repositories to read; a message (printed with the usage) on bad input. */
+function parseDownstreamsArgs(argv: string[]): {
+  values: Flags;
+  target: RepoRef;
+  scan: RepoRef[] | undefined;
+} {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      repo: { type: "string" },
+      name: { type: "string" },
+      in: { type: "string" },
+      output: { type: "string", short: "o" },
+    },
+    strict: true,
+  });
+  if (values.output !== undefined && values.output !== "table" && values.output !== "mermaid") {
+    throw new Error(`unknown output format "${values.output}" for --downstreams (use table or mermaid)`);
+  }
+  const target = parseRepoSlug(values.repo);
+  const scan = values.in?.split(",").map((s) => parseRepoSlug(s.trim()));
+  return { values, target, scan };
+}
+
+/** The downstream packages one repository holds (its default branch's Kptfiles naming an upstream). */
+async function downstreamsOf(
+  port: ReturnType<typeof createRestPort>,
+  repo: RepoRef,
+  host: string,
+): Promise<DownstreamEntry[]> {
+  const info = await port.readRepository({ repo });
+  const sha = await port.readBranchHead({ repo, branch: info.defaultBranch });
+  if (!sha) return [];
+  const tree = await port.readTree({ repo, sha });
+  const kptfiles = tree.entries.filter(
+    (e) => e.type === "blob" && (e.path === "Kptfile" || e.path.endsWith("/Kptfile")),
+  );
+  const blobs = await port.readBlobs({ repo, blobs: kptfiles.map((e) => ({ sha: e.sha, size: e.size })) });
+  return downstreamsInRepository({
+    repo: `${repo.owner}/${repo.repo}`,
+    host,
+    ownerAnnotation: OWNER_ANNOTATION,
+    kptfiles: new Map(kptfiles.map((e) => [e.path, Buffer.from(blobs.get(e.sha) ?? []).toString("utf8")])),
+  });
+}
+
 /** The command with injectable I/O; returns the exit code. */
 export async function runRpkgDownstreams(argv: string[], io: CliIo): Promise<number> {
-  let values: { repo?: string; name?: string; in?: string; output?: string };
+  let parsed: ReturnType<typeof parseDownstreamsArgs>;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        repo: { type: "string" },
-        name: { type: "string" },
-        in: { type: "string" },
-        output: { type: "string", short: "o" },
-      },
-      strict: true,
-    }));
-    if (values.output !== undefined && values.output !== "table" && values.output !== "mermaid") {
-      throw new Error(`unknown output format "${values.output}" for --downstreams (use table or mermaid)`);
-    }
+    parsed = parseDownstreamsArgs(argv);
   } catch (error) {
     io.stderr(`Error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 1;
   }
-  let target: RepoRef;
-  let scan: RepoRef[] | undefined;
-  try {
-    target = parseRepoSlug(values.repo);
-    scan = values.in?.split(",").map((s) => parseRepoSlug(s.trim()));
-  } catch (error) {
-    io.stderr(`Error: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    return 1;
-  }
+  const { values, target, scan } = parsed;
   try {
     const port = createRestPort(io.env);
     const host = hostOf(io.env);
     const repos = scan ?? (await port.listOwnerRepositories({ owner: target.owner }));
     const entries: DownstreamEntry[] = [];
-    for (const repo of repos) {
-      const info = await port.readRepository({ repo });
-      const sha = await port.readBranchHead({ repo, branch: info.defaultBranch });
-      if (!sha) continue;
-      const tree = await port.readTree({ repo, sha });
-      const kptfiles = tree.entries.filter(
-        (e) => e.type === "blob" && (e.path === "Kptfile" || e.path.endsWith("/Kptfile")),
-      );
-      const blobs = await port.readBlobs({
-        repo,
-        blobs: kptfiles.map((e) => ({ sha: e.sha, size: e.size })),
-      });
-      entries.push(
-        ...downstreamsInRepository({
-          repo: `${repo.owner}/${repo.repo}`,
-          host,
-          ownerAnnotation: OWNER_ANNOTATION,
-          kptfiles: new Map(
-            kptfiles.map((e) => [e.path, Buffer.from(blobs.get(e.sha) ?? []).toString("utf8")]),
-          ),
-        }),
-      );
-    }
+    for (const repo of repos) entries.push(...(await downstreamsOf(port, repo, host)));
     const mine = entries.filter(
       (e) =>
         e.upstream.repo === repoKey(`${target.owner}/${target.repo}`) &&

@@ -168,38 +168,56 @@ export async function runRpkgGet(argv: string[], io: CliIo): Promise<number> {
   try {
     const port = createRestPort(io.env);
     const repos = only ? [only] : await reachableRepositories(port);
-    const rows: PackageRevisionInfo[] = [];
-    const items: unknown[] = [];
-    const all = new Set<string>();
-    let failed = 0;
-    for (const repo of repos) {
-      try {
-        const got = await repoRevisions(port, repo, {
-          values,
-          names,
-          webBase: webBaseOf(io.env),
-          yaml: output === "yaml",
-        });
-        // Across repositories, REPOSITORY names the owner too (two owners may have a `catalog`).
-        rows.push(
-          ...(only ? got.rows : got.rows.map((r) => ({ ...r, repository: `${repo.owner}/${repo.repo}` }))),
-        );
-        items.push(...got.items);
-        for (const name of got.all) all.add(name);
-      } catch (error) {
-        if (only) throw error;
-        failed += 1;
-        io.stderr(`warning: ${repo.owner}/${repo.repo} not listed: ${(error as Error).message}\n`);
-      }
-    }
-    if (rows.length > 0 || names.length === 0 || output === "yaml")
-      io.stdout(output === "yaml" ? stringify({ apiVersion: "v1", kind: "List", items }) : formatTable(rows));
-    if (reportMissing(names, all, io) > 0) return 1;
-    return failed > 0 && rows.length === 0 && repos.length === failed ? 1 : 0;
+    const got = await listRevisions(port, repos, { values, names, only, yaml: output === "yaml" }, io);
+    if (got.rows.length > 0 || names.length === 0 || output === "yaml")
+      io.stdout(
+        output === "yaml"
+          ? stringify({ apiVersion: "v1", kind: "List", items: got.items })
+          : formatTable(got.rows),
+      );
+    if (reportMissing(names, got.all, io) > 0) return 1;
+    return got.failed > 0 && got.rows.length === 0 && repos.length === got.failed ? 1 : 0;
   } catch (error) {
     io.stderr(`porchlight rpkg get: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+}
+
+/**
+ * The revisions of `repos` (rows, `-o yaml` items, every NAME seen). A repository whose listing fails is
+ * named on stderr and counted in `failed`, unless it is the one `--repo` named (then it throws).
+ */
+async function listRevisions(
+  port: ReturnType<typeof createRestPort>,
+  repos: RepoRef[],
+  o: { values: GetFlags; names: string[]; only: RepoRef | undefined; yaml: boolean },
+  io: CliIo,
+) {
+  const rows: PackageRevisionInfo[] = [];
+  const items: unknown[] = [];
+  const all = new Set<string>();
+  let failed = 0;
+  for (const repo of repos) {
+    try {
+      const got = await repoRevisions(port, repo, {
+        values: o.values,
+        names: o.names,
+        webBase: webBaseOf(io.env),
+        yaml: o.yaml,
+      });
+      // Across repositories, REPOSITORY names the owner too (two owners may have a `catalog`).
+      rows.push(
+        ...(o.only ? got.rows : got.rows.map((r) => ({ ...r, repository: `${repo.owner}/${repo.repo}` }))),
+      );
+      items.push(...got.items);
+      for (const name of got.all) all.add(name);
+    } catch (error) {
+      if (o.only) throw error;
+      failed += 1;
+      io.stderr(`warning: ${repo.owner}/${repo.repo} not listed: ${(error as Error).message}\n`);
+    }
+  }
+  return { rows, items, all, failed };
 }
 
 /** Entry point used by `porchlight rpkg ...` (src/cli/main.ts). */
