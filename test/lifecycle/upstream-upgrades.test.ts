@@ -467,11 +467,11 @@ describe("upgrade pull requests", () => {
     // rpkg del of base/v2: its tag goes, a deleted/ branch keeps its commit; base/v1 stays published.
     s.blueprints.tags.delete("base/v2");
     s.blueprints.heads.set("deleted/base/v2", v2);
-    for (let i = 0; i < 2; i++) {
+    for (const outcome of ["obsolete", "up-to-date"]) {
       expect(await s.drain(s.job("org/blueprints", { type: "deleted", package: "base" }))).toEqual([
         "upstream:deleted:org/blueprints:base: 2 downstream(s) of base",
-        "upstream:downstream:org/deploy:east/app: east/app: " + (i === 0 ? "obsolete" : "up-to-date"),
-        "upstream:downstream:org/deploy:west/app: west/app: " + (i === 0 ? "obsolete" : "up-to-date"),
+        `upstream:downstream:org/deploy:east/app: east/app: ${outcome}`,
+        `upstream:downstream:org/deploy:west/app: west/app: ${outcome}`,
       ]);
     }
     expect(openPulls(s.deployRepo)).toEqual([]);
