@@ -140,7 +140,7 @@ async function evalPlaces(args: EvalArgs) {
 }
 
 async function evalWith(args: EvalArgs): Promise<number> {
-  const functionRunner = functionRunnerFromFlags(args.functionRunner);
+  const functionRunner = await functionRunnerFromFlags(args.functionRunner);
   const { outDir, fromStdin, pkgDir, saveDir, fnConfigRel } = await evalPlaces(args);
   const functionConfig = args.fnConfig
     ? await readFnConfig(path.resolve(args.fnConfig))

@@ -5,7 +5,6 @@
  * claims (`--function-runner-images` defaults to `*`) — the user who names the runner chose it, as
  * kpt's user chooses docker; the app's allow-list has no default.
  */
-import { readFunctionRunnerSettings } from "../config/function-runner-settings.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 
 /** The flags, each mapped to the app's variable of the same meaning. */
@@ -40,9 +39,13 @@ export const FUNCTION_RUNNER_USAGE = `  --function-runner HOST:PORT       run im
 
 /**
  * The runner's settings from the flags; undefined without `--function-runner`. PEM files are read here.
+ * The settings' checks (zod) are loaded only when `--function-runner` is given: a render without it
+ * does not compile them.
  * @throws Error naming the flag whose value is invalid, or a PEM file that cannot be read.
  */
-export function functionRunnerFromFlags(flags: FunctionRunnerFlags): FunctionRunnerSettings | undefined {
+export async function functionRunnerFromFlags(
+  flags: FunctionRunnerFlags,
+): Promise<FunctionRunnerSettings | undefined> {
   if (flags["function-runner"] === undefined) {
     const stray = Object.keys(flags)[0];
     if (stray) throw new Error(`--${stray} needs --function-runner HOST:PORT`);
@@ -50,6 +53,7 @@ export function functionRunnerFromFlags(flags: FunctionRunnerFlags): FunctionRun
   }
   const env: Record<string, string> = { PORCHLIGHT_FUNCTION_RUNNER_IMAGES: "*" };
   for (const [flag, value] of Object.entries(flags)) env[FLAGS[flag as FunctionRunnerFlag]] = value;
+  const { readFunctionRunnerSettings } = await import("../config/function-runner-settings.js");
   try {
     return readFunctionRunnerSettings(env);
   } catch (err) {

@@ -194,7 +194,7 @@ export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<n
   progress.clear();
   let functionRunner: FunctionRunnerSettings | undefined;
   try {
-    functionRunner = functionRunnerFromFlags(args.functionRunner);
+    functionRunner = await functionRunnerFromFlags(args.functionRunner);
   } catch (e) {
     err(`Error: ${(e as Error).message}\n\n${usage}`);
     return 1;
