@@ -1,5 +1,5 @@
 /** Check runs over the Checks API: create, update (annotations are appended by GitHub), list. */
-import type { CheckRunFields, CheckRunSummary, GitHubPort, PullRequestRef } from "../port.js";
+import type { CheckRunFields, CheckRunOperations, CheckRunSummary, PullRequestRef } from "../port.js";
 import type { Octokit } from "./client.js";
 import { call } from "./errors.js";
 
@@ -29,9 +29,7 @@ function pullRefs(pulls: readonly PullLike[] | null | undefined): PullRequestRef
 }
 
 /** The check-run methods of the port. */
-export function checkOperations(
-  octokit: Octokit,
-): Pick<GitHubPort, "createCheckRun" | "updateCheckRun" | "listCheckRuns"> {
+export function checkOperations(octokit: Octokit): CheckRunOperations {
   return {
     async createCheckRun({ repo, name, headSha, ...fields }) {
       // Not retried by the client: a create GitHub made but did not answer (a timeout, a 5xx after the

@@ -1,15 +1,10 @@
 /** Issue and pull request comments, and plain issues (the package dashboard). */
-import type { GitHubPort, Issue, IssueComment } from "../port.js";
+import type { CommentOperations, Issue, IssueComment, IssueOperations } from "../port.js";
 import type { Octokit } from "./client.js";
 import { call } from "./errors.js";
 
-/** The comment methods of the port. */
-export function commentOperations(
-  octokit: Octokit,
-): Pick<
-  GitHubPort,
-  "listComments" | "createComment" | "updateComment" | "listIssues" | "createIssue" | "updateIssue"
-> {
+/** The plain-issue methods of the port. */
+export function issueOperations(octokit: Octokit): IssueOperations {
   return {
     async listIssues({ repo, label }): Promise<Issue[]> {
       const issues = await call("issues.listForRepo", () =>
@@ -45,7 +40,12 @@ export function commentOperations(
         octokit.rest.issues.update({ ...repo, issue_number: number, ...fields }),
       );
     },
+  };
+}
 
+/** The comment methods of the port. */
+export function commentOperations(octokit: Octokit): CommentOperations {
+  return {
     async listComments({ repo, issueNumber }): Promise<IssueComment[]> {
       const comments = await call("issues.listComments", () =>
         octokit.paginate(octokit.rest.issues.listComments, {

@@ -85,11 +85,8 @@ type TreeItem =
   | { path: string; mode: "100644" | "100755"; type: "blob"; content: string }
   | { path: string; mode: "100644" | "100755"; type: "blob"; sha: string | null };
 
-async function viaGitData(octokit: Octokit, options: CommitFilesOptions): Promise<CommitOutcome> {
-  const { repo, changes } = options;
-  const { data: parent } = await call("git.getCommit", () =>
-    octokit.rest.git.getCommit({ ...repo, commit_sha: options.expectedHead }),
-  );
+/** The tree items of `changes`: UTF-8 text inline, other bytes as blobs (`POST git/blobs`), deletions. */
+async function treeItems(octokit: Octokit, repo: RepoRef, changes: FileChanges): Promise<TreeItem[]> {
   const tree: TreeItem[] = [];
   for (const a of changes.additions) {
     let text: string | undefined;
@@ -113,17 +110,19 @@ async function viaGitData(octokit: Octokit, options: CommitFilesOptions): Promis
   }
   for (const path of changes.deletions)
     tree.push({ path, mode: "100644" as const, type: "blob" as const, sha: null });
-  const { data: newTree } = await call("git.createTree", () =>
-    octokit.rest.git.createTree({ ...repo, base_tree: parent.tree.sha, tree }),
-  );
-  const { data: commit } = await call("git.createCommit", () =>
-    octokit.rest.git.createCommit({
-      ...repo,
-      message: options.message,
-      tree: newTree.sha,
-      parents: [options.expectedHead],
-    }),
-  );
+  return tree;
+}
+
+/**
+ * Moves `branch` from the expected head to `commitSha` with GraphQL `updateRefs` (`beforeOid`: the
+ * compare-and-swap). On an error the branch is re-read: moved → `superseded`, else the error is thrown.
+ */
+async function moveBranch(
+  octokit: Octokit,
+  options: CommitFilesOptions,
+  commitSha: string,
+): Promise<CommitOutcome> {
+  const { repo } = options;
   const { data: repository } = await call("repos.get", () =>
     octokit.rest.repos.get({ owner: repo.owner, repo: repo.repo }),
   );
@@ -131,11 +130,11 @@ async function viaGitData(octokit: Octokit, options: CommitFilesOptions): Promis
     input: {
       repositoryId: repository.node_id,
       refUpdates: [
-        { name: `refs/heads/${options.branch}`, beforeOid: options.expectedHead, afterOid: commit.sha },
+        { name: `refs/heads/${options.branch}`, beforeOid: options.expectedHead, afterOid: commitSha },
       ],
     },
   });
-  if (answer.errors.length === 0) return { kind: "committed", sha: commit.sha };
+  if (answer.errors.length === 0) return { kind: "committed", sha: commitSha };
   const head = await callOrAbsent(
     "git.getRef",
     async () => (await octokit.rest.git.getRef({ ...repo, ref: `heads/${options.branch}` })).data.object.sha,
@@ -147,6 +146,27 @@ async function viaGitData(octokit: Octokit, options: CommitFilesOptions): Promis
     operation: "graphql.updateRefs",
     message: answer.errors.map((e) => e.message).join("; "),
   });
+}
+
+/** The Git Data API way: a tree that keeps each file's mode, a commit on the expected head, the ref moved. */
+async function viaGitData(octokit: Octokit, options: CommitFilesOptions): Promise<CommitOutcome> {
+  const { repo, changes } = options;
+  const { data: parent } = await call("git.getCommit", () =>
+    octokit.rest.git.getCommit({ ...repo, commit_sha: options.expectedHead }),
+  );
+  const tree = await treeItems(octokit, repo, changes);
+  const { data: newTree } = await call("git.createTree", () =>
+    octokit.rest.git.createTree({ ...repo, base_tree: parent.tree.sha, tree }),
+  );
+  const { data: commit } = await call("git.createCommit", () =>
+    octokit.rest.git.createCommit({
+      ...repo,
+      message: options.message,
+      tree: newTree.sha,
+      parents: [options.expectedHead],
+    }),
+  );
+  return moveBranch(octokit, options, commit.sha);
 }
 
 /** Commits `changes` onto `branch` if and only if it still points at `expectedHead`. */

@@ -1,16 +1,19 @@
 /**
- * Git content and refs over the REST API: recursive trees, diffs, branches and tags. Blob reads are in
- * ./blobs.ts, commits in ./commit.ts.
+ * Git content over the REST API: recursive trees, path objects, blobs, diffs and the commit write.
+ * Blob reads are in ./blobs.ts, commits in ./commit.ts, refs in ./refs.ts.
  */
-import type { GitHubPort, TagOutcome } from "../port.js";
+import type { GitContentOperations } from "../port.js";
 import { readBlobs } from "./blobs.js";
 import { type Octokit, parseJson, RAW_BODY } from "./client.js";
 import { commitFiles } from "./commit.js";
-import { call, callOrAbsent, toGitHubError } from "./errors.js";
+import { call } from "./errors.js";
 import { readPathObjects } from "./paths.js";
 import { readTree } from "./tree.js";
 
-function changedPaths(files: { filename: string; previous_filename?: string | undefined }[]): string[] {
+/** The paths of a diff's files, sorted and deduplicated; a rename gives both its paths. */
+export function changedPaths(
+  files: readonly { filename: string; previous_filename?: string | undefined }[],
+): string[] {
   const paths = new Set<string>();
   for (const f of files) {
     paths.add(f.filename);
@@ -19,40 +22,14 @@ function changedPaths(files: { filename: string; previous_filename?: string | un
   return [...paths].sort();
 }
 
-/** The git methods of the port. */
-export function gitOperations(
-  octokit: Octokit,
-  reads: Octokit = octokit,
-): Pick<
-  GitHubPort,
-  | "readTree"
-  | "readPathObjects"
-  | "readBlobs"
-  | "readBranchHead"
-  | "compareFiles"
-  | "listCommitFiles"
-  | "commitFiles"
-  | "listBranches"
-  | "createBranch"
-  | "deleteBranch"
-  | "listTags"
-  | "listTagCommits"
-  | "createTag"
-  | "deleteTag"
-> {
+/** The Git content methods of the port; `reads` makes the GraphQL reads (path objects, blob batches). */
+export function gitOperations(octokit: Octokit, reads: Octokit = octokit): GitContentOperations {
   return {
     readTree: ({ repo, sha, prefix }) => readTree(octokit, repo, sha, prefix),
 
     readPathObjects: ({ repo, sha, paths }) => readPathObjects(reads, repo, sha, paths),
 
     readBlobs: ({ repo, blobs }) => readBlobs({ graphql: reads, rest: octokit }, repo, blobs),
-
-    async readBranchHead({ repo, branch }) {
-      return callOrAbsent(
-        "git.getRef",
-        async () => (await octokit.rest.git.getRef({ ...repo, ref: `heads/${branch}` })).data.object.sha,
-      );
-    },
 
     async compareFiles({ repo, base, head }) {
       // The answer carries every file's patch: parsed natively (see RAW_BODY).
@@ -81,70 +58,5 @@ export function gitOperations(
     },
 
     commitFiles: (options) => commitFiles(octokit, options),
-
-    async listBranches({ repo, prefix }) {
-      const refs = await call("git.listMatchingRefs", () =>
-        octokit.paginate(octokit.rest.git.listMatchingRefs, { ...repo, ref: `heads/${prefix}` }),
-      );
-      return refs.map((r) => ({ name: r.ref.replace(/^refs\/heads\//, ""), sha: r.object.sha }));
-    },
-
-    async createBranch({ repo, branch, sha }) {
-      try {
-        await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha });
-        return { kind: "created" };
-      } catch (error) {
-        const e = toGitHubError("git.createRef", error);
-        if (e.status === 422 && /already exists/i.test(e.message)) return { kind: "exists" };
-        throw e;
-      }
-    },
-
-    async deleteBranch({ repo, branch }) {
-      try {
-        await octokit.rest.git.deleteRef({ ...repo, ref: `heads/${branch}` });
-        return true;
-      } catch (error) {
-        const e = toGitHubError("git.deleteRef", error);
-        if (e.status === 422 || e.status === 404) return false;
-        throw e;
-      }
-    },
-
-    async deleteTag({ repo, name }) {
-      try {
-        await octokit.rest.git.deleteRef({ ...repo, ref: `tags/${name}` });
-        return true;
-      } catch (error) {
-        const e = toGitHubError("git.deleteRef", error);
-        if (e.status === 422 || e.status === 404) return false;
-        throw e;
-      }
-    },
-
-    async listTags({ repo, prefix }) {
-      const refs = await call("git.listMatchingRefs", () =>
-        octokit.paginate(octokit.rest.git.listMatchingRefs, { ...repo, ref: `tags/${prefix}` }),
-      );
-      return refs.map((r) => ({ name: r.ref.replace(/^refs\/tags\//, ""), sha: r.object.sha }));
-    },
-
-    async listTagCommits({ repo }) {
-      const tags = await call("repos.listTags", () =>
-        octokit.paginate(octokit.rest.repos.listTags, { ...repo, per_page: 100 }),
-      );
-      return tags.map((t) => ({ name: t.name, sha: t.commit.sha }));
-    },
-
-    async createTag({ repo, name, sha }): Promise<TagOutcome> {
-      try {
-        await octokit.rest.git.createRef({ ...repo, ref: `refs/tags/${name}`, sha });
-        return { kind: "created" };
-      } catch (error) {
-        const e = toGitHubError("git.createRef", error);
-        if (e.status === 422 && /already exists/i.test(e.message)) return { kind: "exists" };
-        throw e;
-      }
-    },
   };
 }

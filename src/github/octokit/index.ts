@@ -1,17 +1,21 @@
 /**
- * {@link GitHubPort} over Octokit — the only code that calls Octokit. Split by concern: git content
- * and refs (./git.ts, ./blobs.ts, ./commit.ts), check runs (./checks.ts), pull requests (./pulls.ts),
- * comments (./comments.ts), repository reads and administration (./repos.ts), errors (./errors.ts).
+ * {@link GitHubPort} over Octokit — the only code that calls Octokit. Split by concern as the port is:
+ * repository reads (./repos.ts, the snapshot in ./snapshot.ts), git content (./git.ts, ./tree.ts,
+ * ./paths.ts, ./blobs.ts, ./commit.ts), refs (./refs.ts), check runs (./checks.ts), pull requests
+ * (./pulls.ts), comments and issues (./comments.ts), installations and rulesets (./administration.ts),
+ * errors (./errors.ts).
  * The app builds it over Probot's installation client, the CLI over its token client (../rest-client.ts);
  * both carry Octokit's retry and throttling plugins.
  */
 import type { GitHubPort } from "../port.js";
 import { repoNameProblem, UnsafeRepositoryError } from "../repo-name.js";
+import { administrationOperations } from "./administration.js";
 import { checkOperations } from "./checks.js";
 import type { Octokit } from "./client.js";
-import { commentOperations } from "./comments.js";
+import { commentOperations, issueOperations } from "./comments.js";
 import { gitOperations } from "./git.js";
 import { pullOperations } from "./pulls.js";
+import { refOperations } from "./refs.js";
 import { repoOperations } from "./repos.js";
 
 export type { Octokit } from "./client.js";
@@ -27,9 +31,12 @@ export function createOctokitPort(octokit: Octokit, options: { reads?: Octokit }
   return guardRepositories({
     ...repoOperations(octokit, reads),
     ...gitOperations(octokit, reads),
+    ...refOperations(octokit),
     ...checkOperations(octokit),
     ...pullOperations(octokit),
     ...commentOperations(octokit),
+    ...issueOperations(octokit),
+    ...administrationOperations(octokit),
   });
 }
 

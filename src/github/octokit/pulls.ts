@@ -1,11 +1,16 @@
 /** Pull requests: their files, lists, and turning one back into a GitHub draft (GraphQL). */
-import type { GitHubPort, PullRequestSummary } from "../port.js";
+import type { PullRequestOperations, PullRequestSummary } from "../port.js";
 import { GitHubError } from "../port.js";
 import { graphql, type Octokit } from "./client.js";
 import { call } from "./errors.js";
+import { changedPaths } from "./git.js";
 
 const CONVERT_TO_DRAFT = `mutation porchlightConvertToDraft($id: ID!) {
   convertPullRequestToDraft(input: { pullRequestId: $id }) { pullRequest { isDraft } }
+}`;
+
+const MARK_READY = `mutation porchlightMarkReady($id: ID!) {
+  markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
 }`;
 
 type ListedPull = Awaited<ReturnType<Octokit["rest"]["pulls"]["list"]>>["data"][number];
@@ -25,35 +30,28 @@ function toSummary(p: ListedPull): PullRequestSummary {
   };
 }
 
-const MARK_READY = `mutation porchlightMarkReady($id: ID!) {
-  markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } }
-}`;
+/** The methods that only read. */
+type ReadMethods = "listPullRequestFiles" | "listPullRequests" | "listBranchPullRequests";
 
-/** The pull-request methods of the port. */
-export function pullOperations(
-  octokit: Octokit,
-): Pick<
-  GitHubPort,
-  | "listPullRequestFiles"
-  | "listPullRequests"
-  | "createPullRequest"
-  | "updatePullRequest"
-  | "convertPullRequestToDraft"
-  | "markPullRequestReady"
-  | "mergePullRequest"
-  | "listBranchPullRequests"
-> {
+/** Runs a draft-state mutation on pull request `nodeId`; GraphQL errors throw GitHubError `rejected`. */
+async function draftMutation(octokit: Octokit, operation: string, query: string, nodeId: string) {
+  const answer = await graphql(octokit, operation, query, { id: nodeId });
+  if (answer.errors.length > 0)
+    throw new GitHubError({
+      kind: "rejected",
+      operation,
+      message: answer.errors.map((e) => e.message).join("; "),
+    });
+}
+
+/** The pull-request reads of the port: files, lists, a branch's pull requests. */
+function pullReads(octokit: Octokit): Pick<PullRequestOperations, ReadMethods> {
   return {
     async listPullRequestFiles({ repo, number }) {
       const files = await call("pulls.listFiles", () =>
         octokit.paginate(octokit.rest.pulls.listFiles, { ...repo, pull_number: number, per_page: 100 }),
       );
-      const paths = new Set<string>();
-      for (const f of files) {
-        paths.add(f.filename);
-        if (f.previous_filename) paths.add(f.previous_filename);
-      }
-      return [...paths].sort();
+      return changedPaths(files);
     },
 
     async listPullRequests({ repo, state, base, limit }): Promise<PullRequestSummary[]> {
@@ -83,7 +81,12 @@ export function pullOperations(
       );
       return pulls.map(toSummary).filter((p) => p.sameRepository && p.headRef === branch);
     },
+  };
+}
 
+/** The pull-request writes of the port: open, update, merge, and the draft state. */
+function pullWrites(octokit: Octokit): Omit<PullRequestOperations, ReadMethods> {
+  return {
     async createPullRequest({ repo, head, base, title, body }) {
       const { data } = await call("pulls.create", () =>
         octokit.rest.pulls.create({ ...repo, head, base, title, body }),
@@ -117,29 +120,15 @@ export function pullOperations(
       }
     },
 
-    async markPullRequestReady({ nodeId }) {
-      const answer = await graphql(octokit, "graphql.markPullRequestReadyForReview", MARK_READY, {
-        id: nodeId,
-      });
-      if (answer.errors.length > 0)
-        throw new GitHubError({
-          kind: "rejected",
-          operation: "graphql.markPullRequestReadyForReview",
-          message: answer.errors.map((e) => e.message).join("; "),
-        });
-    },
+    markPullRequestReady: ({ nodeId }) =>
+      draftMutation(octokit, "graphql.markPullRequestReadyForReview", MARK_READY, nodeId),
 
-    async convertPullRequestToDraft({ nodeId }) {
-      const answer = await graphql(octokit, "graphql.convertPullRequestToDraft", CONVERT_TO_DRAFT, {
-        id: nodeId,
-      });
-      if (answer.errors.length > 0) {
-        throw new GitHubError({
-          kind: "rejected",
-          operation: "graphql.convertPullRequestToDraft",
-          message: answer.errors.map((e) => e.message).join("; "),
-        });
-      }
-    },
+    convertPullRequestToDraft: ({ nodeId }) =>
+      draftMutation(octokit, "graphql.convertPullRequestToDraft", CONVERT_TO_DRAFT, nodeId),
   };
+}
+
+/** The pull-request methods of the port. */
+export function pullOperations(octokit: Octokit): PullRequestOperations {
+  return { ...pullReads(octokit), ...pullWrites(octokit) };
 }
