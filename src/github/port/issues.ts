@@ -19,6 +19,18 @@ export interface Issue {
   author: string;
 }
 
+/**
+ * A change to an issue or pull request (`PATCH issues/{n}`, `PATCH pulls/{n}`: GitHub's pull request is
+ * an issue): the fields given are set, the others kept.
+ */
+export interface IssueEdit {
+  repo: RepoRef;
+  number: number;
+  title?: string;
+  body?: string;
+  state?: "open" | "closed";
+}
+
 /** The port's comments (`/repos/{owner}/{repo}/issues/{n}/comments`; a pull request is an issue here). */
 export interface CommentOperations {
   /** Comments of an issue or pull request (`GET issues/{n}/comments`, paginated, oldest first). */
@@ -36,11 +48,5 @@ export interface IssueOperations {
   /** Opens an issue (`POST issues`); returns its number. */
   createIssue(options: { repo: RepoRef; title: string; body: string; labels: string[] }): Promise<number>;
   /** Changes an issue's title, body or state (`PATCH issues/{n}`). */
-  updateIssue(options: {
-    repo: RepoRef;
-    number: number;
-    title?: string;
-    body?: string;
-    state?: "open" | "closed";
-  }): Promise<void>;
+  updateIssue(options: IssueEdit): Promise<void>;
 }

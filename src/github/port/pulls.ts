@@ -1,4 +1,5 @@
 /** Pull requests: lists, their files, opening, updating, merging, and GitHub's draft state (GraphQL). */
+import type { IssueEdit } from "./issues.js";
 import type { PullRequestState, RepoRef } from "./repository.js";
 
 /** A pull request as lists return it. */
@@ -38,13 +39,7 @@ export interface PullRequestOperations {
     body: string;
   }): Promise<{ number: number }>;
   /** Updates a pull request's title, body or state (`PATCH pulls/{n}`). */
-  updatePullRequest(options: {
-    repo: RepoRef;
-    number: number;
-    title?: string;
-    body?: string;
-    state?: "open" | "closed";
-  }): Promise<void>;
+  updatePullRequest(options: IssueEdit): Promise<void>;
   /**
    * Every pull request (open and closed, newest first) whose head is `branch` of `repo` itself
    * (`GET pulls?state=all&head=<owner>:<branch>`, paginated).
