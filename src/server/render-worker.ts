@@ -1,7 +1,7 @@
 /**
  * A render worker thread: builds its function runtime once from the operator's settings (never from the
  * repository), then renders one package per message with the pure engine and posts the result back.
- * Started by `render-pool.ts`, with a heap limit and a scrubbed environment.
+ * Started by `render-worker-slot.ts` for `render-pool.ts`, with a heap limit and a scrubbed environment.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { renderPackage } from "../engine/render.js";
@@ -9,7 +9,7 @@ import type { RenderResult } from "../engine/types.js";
 import { gateFacts, type JudgedRenderResult } from "../lifecycle/gate-facts.js";
 import { locatePackageAnnotations } from "../report/annotations.js";
 import { createDefaultRuntime, type DefaultRuntimeOptions } from "../runtimes/default.js";
-import type { WorkerReply, WorkerRequest, WorkerSettings } from "./render-pool.js";
+import type { WorkerReply, WorkerRequest, WorkerSettings } from "./render-worker-slot.js";
 
 const settings = workerData as WorkerSettings;
 const runtimeOptions: DefaultRuntimeOptions = {
