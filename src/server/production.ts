@@ -124,32 +124,36 @@ function instrument<T extends Octokit>(
 
 const COUNTED = Symbol("porchlight.instrumented");
 
-/** Starts the service parts; see the module comment. */
-export function startProduction(options: ProductionOptions): Production {
-  const { settings, app } = options;
-  let queue: Drainable | undefined;
-  const closers: (() => Promise<void>)[] = [];
-  let pool: RenderPool | undefined;
-  const metrics = new Metrics({
-    queueDepth: async () => (queue ? queue.depth() : { waiting: 0, running: 0 }),
-    renderWorkers: () => pool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
+/** Step 1: the render pool with the operator's budgets, or `undefined` with `PORCHLIGHT_RENDER_WORKERS=0`. */
+function startPool(options: ProductionOptions, metrics: Metrics): RenderPool | undefined {
+  const { settings } = options;
+  if (settings.render.workers <= 0) return undefined;
+  return createRenderPool({
+    budget: settings.render,
+    env: settings.workerEnv,
+    starlark: settings.starlark,
+    runtime: options.permissions,
+    onRender: (event) => metrics.render(event),
   });
-  if (settings.render.workers > 0) {
-    pool = createRenderPool({
-      budget: settings.render,
-      env: settings.workerEnv,
-      starlark: settings.starlark,
-      runtime: options.permissions,
-      onRender: (event) => metrics.render(event),
-    });
-  }
-  const shutdown = installShutdown({
-    graceMs: settings.shutdownGraceMs,
-    log: app.log,
+}
+
+/** Step 4: SIGTERM drains the work queue, then stops the pool, then closes `closers` in order. */
+function shutdownOf(
+  options: ProductionOptions,
+  parts: {
+    queue: () => Drainable | undefined;
+    pool: RenderPool | undefined;
+    closers: (() => Promise<void>)[];
+  },
+): Shutdown {
+  const { pool, closers } = parts;
+  return installShutdown({
+    graceMs: options.settings.shutdownGraceMs,
+    log: options.app.log,
     ...(options.signals ? { signals: options.signals } : {}),
     ...(options.exit ? { exit: options.exit } : {}),
     drain: async () => {
-      await queue?.close();
+      await parts.queue()?.close();
     },
     abort: async () => {
       await pool?.close();
@@ -159,14 +163,14 @@ export function startProduction(options: ProductionOptions): Production {
       for (const close of closers) await close().catch(() => undefined);
     },
   });
-  options.addHandler?.(operationsHandler({ metrics, stopping: shutdown.stopping }));
-  dropRepeatedLogFields(app.log);
-  dropRepeatedFieldsInChildren(app.log);
-  const structured = app.log as unknown as StructuredLog;
-  const log = contextLog(structured);
-  const instrumentOctokit = <T extends Octokit>(octokit: T): T =>
-    instrument(octokit, { timeoutMs: settings.githubTimeoutMs, metrics, log });
-  // Every client `app.auth` returns (installation and app clients) is instrumented.
+}
+
+/** Step 3: instruments every client `app.auth` returns (installation and app clients); logs every webhook. */
+function watchGitHub(
+  app: Probot,
+  parts: { metrics: Metrics; structured: StructuredLog; instrumentOctokit: <T extends Octokit>(o: T) => T },
+): void {
+  const { metrics, structured, instrumentOctokit } = parts;
   const auth = app.auth.bind(app);
   app.auth = (async (...args: Parameters<Probot["auth"]>) =>
     instrumentOctokit((await auth(...args)) as Octokit)) as Probot["auth"];
@@ -177,6 +181,44 @@ export function startProduction(options: ProductionOptions): Production {
       "webhook",
     );
   });
+}
+
+/** Runs each job with its log fields, and counts and times it (`done` or `error`, ms). */
+function timedJobHandler(metrics: Metrics): Production["wrapJobHandler"] {
+  return (handler) => (job, run) => {
+    const started = Date.now();
+    return withLogFields(jobFields(job as unknown as Record<string, unknown>, run.attempt), async () => {
+      try {
+        await handler(job, run);
+        metrics.job(job.kind, "done", Date.now() - started);
+      } catch (error) {
+        metrics.job(job.kind, "error", Date.now() - started);
+        throw error;
+      }
+    });
+  };
+}
+
+/** Starts the service parts; see the module comment for the steps. */
+export function startProduction(options: ProductionOptions): Production {
+  const { settings, app } = options;
+  let queue: Drainable | undefined;
+  const closers: (() => Promise<void>)[] = [];
+  let pool: RenderPool | undefined;
+  const metrics = new Metrics({
+    queueDepth: async () => (queue ? queue.depth() : { waiting: 0, running: 0 }),
+    renderWorkers: () => pool?.stats() ?? { workers: 0, busy: 0, queued: 0 },
+  });
+  pool = startPool(options, metrics);
+  const shutdown = shutdownOf(options, { queue: () => queue, pool, closers });
+  options.addHandler?.(operationsHandler({ metrics, stopping: shutdown.stopping }));
+  dropRepeatedLogFields(app.log);
+  dropRepeatedFieldsInChildren(app.log);
+  const structured = app.log as unknown as StructuredLog;
+  const log = contextLog(structured);
+  const instrumentOctokit = <T extends Octokit>(octokit: T): T =>
+    instrument(octokit, { timeoutMs: settings.githubTimeoutMs, metrics, log });
+  watchGitHub(app, { metrics, structured, instrumentOctokit });
   return {
     render: pool ? (request) => (pool as RenderPool).renderPackage(request) : undefined,
     metrics,
@@ -189,19 +231,6 @@ export function startProduction(options: ProductionOptions): Production {
     },
     log,
     instrumentOctokit,
-    wrapJobHandler(handler) {
-      return (job, run) => {
-        const started = Date.now();
-        return withLogFields(jobFields(job as unknown as Record<string, unknown>, run.attempt), async () => {
-          try {
-            await handler(job, run);
-            metrics.job(job.kind, "done", Date.now() - started);
-          } catch (error) {
-            metrics.job(job.kind, "error", Date.now() - started);
-            throw error;
-          }
-        });
-      };
-    },
+    wrapJobHandler: timedJobHandler(metrics),
   };
 }
