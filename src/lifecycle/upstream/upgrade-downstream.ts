@@ -92,16 +92,13 @@ async function reportBlocked(options: {
   const { deps, repo, sha, pkg, reason } = options;
   deps.log.warn(`${repo.owner}/${repo.repo}/${pkg}: no upgrade: ${reason}`);
   const id = upgradeBlockedId(pkg, reason);
-  const runs = await deps.port.listCheckRuns({ repo, sha, name: UPGRADE_CHECK_NAME });
-  if (runs.some((r) => r.externalId === id)) return;
-  await deps.port.createCheckRun({
+  await ensureCheckRun(deps.port, {
     repo,
     name: UPGRADE_CHECK_NAME,
-    headSha: sha,
-    status: "completed",
+    sha,
+    externalId: id,
     conclusion: "neutral",
     output: upgradeBlockedOutput({ pkg, reason }),
-    externalId: id,
   });
 }
 
