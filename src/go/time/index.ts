@@ -3,6 +3,7 @@
  * layouts, formatting, parsing, civil dates and IANA zones. Strings are Go strings (one char per byte).
  */
 export { DAYS, daysFromCivil, floorDiv } from "./civil.js";
+export { DurationSyntaxError, parseDuration, scanDuration } from "./duration.js";
 export { fromGoString, GoTimeError, quote, toGoString } from "./errors.js";
 export { type Fields, fieldsAt } from "./fields.js";
 export { formatLayout } from "./format.js";

@@ -5,6 +5,7 @@
 
 import {
   DAYS,
+  DurationSyntaxError,
   type Fields,
   fieldsAt,
   formatLayout,
@@ -13,6 +14,7 @@ import {
   loadLocation,
   NAMED_LAYOUTS,
   parseLayout,
+  scanDuration,
   toGoString,
   type Zone,
 } from "../../go/time/index.js";
@@ -206,40 +208,29 @@ def("time.parse_ns", 2, (a) => {
   return toNum(goTime(() => parseLayout(toGoString(v), goLayout)).ns);
 });
 
-const UNITS: Record<string, number> = {
-  ns: 1,
-  us: 1e3,
-  µs: 1e3,
-  μs: 1e3,
-  ms: 1e6,
-  s: 1e9,
-  m: 60e9,
-  h: 3600e9,
-};
-
-/** Go's time.ParseDuration, in ns. */
-export function parseDuration(s: string): number {
-  const orig = s;
-  let neg = false;
-  if (s.startsWith("-") || s.startsWith("+")) {
-    neg = s[0] === "-";
-    s = s.slice(1);
+/**
+ * Go's time.ParseDuration, in ns, as a float sum of Go's terms (OPA's number), rounded. Errors keep this
+ * builtin's wording: `time: invalid duration "…"` (nothing after the sign), `missing unit` (the failing
+ * term is digits and a point only), else `unknown unit`, each naming the duration as JSON quotes it.
+ */
+function parseDurationNs(s: string): number {
+  let scanned: ReturnType<typeof scanDuration>;
+  try {
+    scanned = scanDuration(toGoString(s));
+  } catch (e) {
+    if (!(e instanceof DurationSyntaxError)) throw e;
+    const problem =
+      e.rest === ""
+        ? "invalid duration"
+        : /^\d*\.?\d*$/.test(e.rest)
+          ? "missing unit in duration"
+          : "unknown unit in duration";
+    throw new BuiltinError(`time: ${problem} ${JSON.stringify(s)}`);
   }
-  if (s === "0") return 0;
-  if (s === "") throw new BuiltinError(`time: invalid duration ${JSON.stringify(orig)}`);
+  if (scanned.terms.length === 0) return 0;
   let total = 0;
-  const re = /^(\d*\.?\d*)(ns|us|µs|μs|ms|s|m|h)/;
-  while (s.length > 0) {
-    const m = re.exec(s);
-    if (!m || m[1] === "" || m[1] === ".") {
-      if (/^\d*\.?\d*$/.test(s))
-        throw new BuiltinError(`time: missing unit in duration ${JSON.stringify(orig)}`);
-      throw new BuiltinError(`time: unknown unit in duration ${JSON.stringify(orig)}`);
-    }
-    total += Number(m[1]) * (UNITS[m[2] as string] as number);
-    s = s.slice(m[0].length);
-  }
-  return neg ? -Math.round(total) : Math.round(total);
+  for (const t of scanned.terms) total += Number(t.number) * Number(t.unitNs);
+  return scanned.negative ? -Math.round(total) : Math.round(total);
 }
 
 def("time.parse_duration_ns", 1, (a) => {
@@ -248,5 +239,5 @@ def("time.parse_duration_ns", 1, (a) => {
     throw new BuiltinError(
       `\`time.parse_duration_ns\` expects string argument. Got \`${toRegoString(v, false)}\` instead`,
     );
-  return parseDuration(v);
+  return parseDurationNs(v);
 });

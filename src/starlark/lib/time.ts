@@ -14,8 +14,8 @@ import {
   formatLayout,
   GoTimeError,
   loadLocation as goLoadLocation,
+  parseDuration,
   parseLayout,
-  quote,
   UTC,
   utcOfLocal,
   type Zone,
@@ -39,53 +39,6 @@ import { T, type Token } from "../syntax/syntax.js";
 const NS = 1_000_000_000n;
 
 // ---- durations ----
-
-const UNITS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1000n,
-  "\xc2\xb5s": 1000n, // U+00B5 micro sign (UTF-8 bytes)
-  "\xce\xbcs": 1000n, // U+03BC Greek mu
-  ms: 1_000_000n,
-  s: NS,
-  m: 60n * NS,
-  h: 3600n * NS,
-};
-
-/** Go's time.ParseDuration; throws with Go's message. */
-export function parseDuration(s: string): bigint {
-  const orig = s;
-  const bad = (): never => fail(`time: invalid duration ${quote(orig)}`);
-  let neg = false;
-  if (s !== "" && (s[0] === "-" || s[0] === "+")) {
-    neg = s[0] === "-";
-    s = s.slice(1);
-  }
-  if (s === "0") return 0n;
-  if (s === "") bad();
-  let total = 0n;
-  while (s !== "") {
-    const m = /^(\d*)(?:\.(\d*))?/.exec(s)!;
-    if (m[0] === "" || m[0] === ".") bad();
-    const intPart = m[1] ?? "";
-    const frac = m[2] ?? "";
-    if (intPart === "" && frac === "") bad();
-    s = s.slice(m[0].length);
-    const um = /^[^\d.]+/.exec(s);
-    if (um === null) fail(`time: missing unit in duration ${quote(orig)}`);
-    const unitName = um[0];
-    const unit = UNITS[unitName];
-    if (unit === undefined) fail(`time: unknown unit ${quote(unitName)} in duration ${quote(orig)}`);
-    s = s.slice(unitName.length);
-    let v = BigInt(intPart === "" ? "0" : intPart) * unit;
-    if (frac !== "") {
-      const scale = 10n ** BigInt(frac.length);
-      v += (BigInt(frac) * unit) / scale;
-    }
-    total += v;
-  }
-  if (total > (1n << 63n) - 1n) bad();
-  return neg ? -total : total;
-}
 
 function fmtFrac(v: bigint, prec: number): { frac: string; rest: bigint } {
   let digits = "";
@@ -387,7 +340,7 @@ const now = new Builtin("now", (th, args, kwargs) => {
 
 const toDuration = (v: Value): bigint => {
   if (v instanceof Duration) return v.ns;
-  if (typeof v === "string") return parseDuration(v);
+  if (typeof v === "string") return goTime(() => parseDuration(v));
   throw new StarlarkError(`got ${typeName(v)}, want a duration, string, or int`);
 };
 
