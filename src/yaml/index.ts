@@ -5,6 +5,7 @@
  * `printYamlStream` do a whole file the way kpt reads and writes a package file.
  */
 import { emitDocument } from "./emitter.js";
+import { fastReadDocument } from "./fast/index.js";
 import { Kind, type YNode } from "./node.js";
 import { parseStream } from "./parser.js";
 
@@ -42,22 +43,16 @@ export function isEmptyDocument(doc: YNode): boolean {
  */
 export function readYamlStream(text: string): StreamDocument[] {
   // kyaml's ByteReader: CRLF to LF, then each `---` line splits off a document decoded on its own.
-  const src = text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
-  const chunks = splitKyamlDocuments(src);
   const out: StreamDocument[] = [];
-  let line = 0;
   let header = "";
-  for (let i = 0; i < chunks.length; i++) {
-    const chunk = i < chunks.length - 1 ? `${chunks[i].text}\n` : chunks[i].text;
-    if (i === 0 && chunks.length > 1 && !hasContent(chunk)) {
+  for (const { text: chunk, line, header: isHeader } of kyamlChunks(text)) {
+    if (isHeader) {
       // Deliberately not kpt: a comment block above the first `---` (a licence header) is kept,
       // as the head comment of the document after it.
       header = headerComment(chunk);
-      line = chunks[i].nextLine;
       continue;
     }
-    const nodes = parseStream(chunk, line);
-    line = chunks[i].nextLine;
+    const nodes = fastReadDocument(chunk, line) ?? parseStream(chunk, line);
     for (const node of nodes) {
       if (isEmptyDocument(node)) continue;
       if (header !== "") {
@@ -66,6 +61,31 @@ export function readYamlStream(text: string): StreamDocument[] {
       }
       out.push({ node, index: out.length, seqIndent: deriveSeqIndent(chunk) });
     }
+  }
+  return out;
+}
+
+/** One document's text as kyaml decodes it, the 0-based line it starts at in the file. */
+export interface KyamlChunk {
+  text: string;
+  line: number;
+  /** The comment-only text above a file's first `---`. */
+  header: boolean;
+}
+
+/**
+ * A file's text cut as kyaml's ByteReader cuts it (CRLF to LF, split at `---` lines), each piece
+ * with the line it starts at. @throws YamlError on a `---` line with more than a comment after it.
+ */
+export function kyamlChunks(text: string): KyamlChunk[] {
+  const src = text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
+  const chunks = splitKyamlDocuments(src);
+  const out: KyamlChunk[] = [];
+  let line = 0;
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = i < chunks.length - 1 ? `${chunks[i].text}\n` : chunks[i].text;
+    out.push({ text: chunk, line, header: i === 0 && chunks.length > 1 && !hasContent(chunk) });
+    line = chunks[i].nextLine;
   }
   return out;
 }

@@ -1,0 +1,121 @@
+/**
+ * The fast reader's block collections: mappings of one-line keys and block sequences, nested by
+ * column as go-yaml v3's scanner nests them, with head comments given to the node yaml.v3's
+ * parser gives them to (a sequence entry's comment heads its mapping when the entry is one).
+ */
+import { Kind, Style, type YNode } from "../node.js";
+import { MAP, NULL, SEQ } from "../resolve.js";
+import { blockScalar } from "./block-scalar.js";
+import { BAIL, type Cursor, DASH, HASH, LF } from "./cursor.js";
+import { quoted } from "./quoted.js";
+import { blankAt, isKeyLine, key, plainStart, plainValue } from "./scalars.js";
+
+/** A block mapping whose first key is at `pos`, at column `col`. */
+export function mapping(c: Cursor, col: number): YNode {
+  const s = c.src;
+  const map = c.node(Kind.Mapping, MAP, "", c.pos, c.line, c.lineStart);
+  const content = map.content;
+  for (;;) {
+    const k = key(c);
+    k.headComment = c.head;
+    c.head = "";
+    content.push(k, mappingValue(c, col, k));
+    if (c.atEnd) break;
+    const next = c.column;
+    if (next < col) break;
+    if (next > col || (s.charCodeAt(c.pos) === DASH && blankAt(s, c.pos + 1))) throw BAIL;
+  }
+  return map;
+}
+
+/** The value after a key's `:` (at `pos`), the mapping at column `col`. */
+function mappingValue(c: Cursor, col: number, k: YNode): YNode {
+  const s = c.src;
+  const at = c.pos;
+  const line = c.line;
+  const ls = c.lineStart;
+  let ch = c.skipSpaces();
+  if (ch === HASH) {
+    k.lineComment = c.lineComment();
+    ch = LF;
+  }
+  if (ch !== LF && ch !== -1) {
+    const v = inlineValue(c, col);
+    c.gap(col, false);
+    return v;
+  }
+  c.gap(col, true);
+  if (!c.atEnd) {
+    const next = c.column;
+    const entry = s.charCodeAt(c.pos) === DASH && blankAt(s, c.pos + 1);
+    if (entry && k.lineComment !== "") throw BAIL;
+    if (next > col) return block(c, next);
+    if (next === col && entry) return sequence(c, col);
+  }
+  return c.node(Kind.Scalar, NULL, "", at, line, ls);
+}
+
+/** A collection starting on its own line at `pos`, column `col`. */
+function block(c: Cursor, col: number): YNode {
+  const s = c.src;
+  if (s.charCodeAt(c.pos) === DASH && blankAt(s, c.pos + 1)) return sequence(c, col);
+  if (isKeyLine(c)) return mapping(c, col);
+  throw BAIL;
+}
+
+/** A scalar on the line of its key or `- ` (at `pos`), its collection at column `col`. */
+function inlineValue(c: Cursor, col: number): YNode {
+  const s = c.src;
+  const ch = s.charCodeAt(c.pos);
+  let n: YNode;
+  if (ch === 39 || ch === 34) n = quoted(c);
+  else if ((ch === 123 && s.charCodeAt(c.pos + 1) === 125) || (ch === 91 && s.charCodeAt(c.pos + 1) === 93)) {
+    n = c.node(
+      ch === 123 ? Kind.Mapping : Kind.Sequence,
+      ch === 123 ? MAP : SEQ,
+      "",
+      c.pos,
+      c.line,
+      c.lineStart,
+    );
+    n.style = Style.Flow;
+    c.pos += 2;
+  } else if (ch === 124 || ch === 62) return blockScalar(c, col);
+  else if (plainStart(s, c.pos)) return plainValue(c, col);
+  else throw BAIL;
+  // After a quoted scalar or `{}` / `[]`: a line comment or the line's end.
+  const at = c.pos;
+  const next = c.skipSpaces();
+  if (next === HASH && c.pos > at) n.lineComment = c.lineComment();
+  else if (next !== LF && next !== -1) throw BAIL;
+  return n;
+}
+
+/** A block sequence whose first `-` is at `pos`, column `col`. */
+export function sequence(c: Cursor, col: number): YNode {
+  const s = c.src;
+  const seq = c.node(Kind.Sequence, SEQ, "", c.pos, c.line, c.lineStart);
+  const content = seq.content;
+  for (;;) {
+    c.pos++;
+    const ch = c.skipSpaces();
+    if (ch === LF || ch === -1 || ch === HASH || (ch === DASH && blankAt(s, c.pos + 1))) throw BAIL;
+    const head = c.head;
+    c.head = "";
+    let item: YNode;
+    if (isKeyLine(c)) item = mapping(c, c.column);
+    else {
+      item = inlineValue(c, col);
+      c.gap(col, false);
+    }
+    item.headComment = head;
+    content.push(item);
+    if (c.atEnd) break;
+    const next = c.column;
+    if (next !== col || s.charCodeAt(c.pos) !== DASH || !blankAt(s, c.pos + 1)) {
+      if (next > col) throw BAIL;
+      break;
+    }
+  }
+  return seq;
+}

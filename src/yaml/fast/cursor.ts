@@ -1,0 +1,126 @@
+/**
+ * The fast reader's cursor over one document's text: position, 0-based line and the index where
+ * the line starts (a column is `pos - lineStart`, in UTF-16 code units as the full scanner counts),
+ * the comment gap between two lines of content, and the bail-out signal.
+ */
+import { type Kind, YNode } from "../node.js";
+
+/** Thrown (one shared instance) when the text leaves the fast reader's subset. */
+export const BAIL = new Error("outside the fast reader's subset");
+
+export const LF = 10;
+export const SP = 32;
+export const HASH = 35;
+export const COLON = 58;
+export const DASH = 45;
+
+/** The state of one document's read. */
+export class Cursor {
+  readonly src: string;
+  readonly len: number;
+  readonly lineOffset: number;
+  pos = 0;
+  line = 0;
+  lineStart = 0;
+  /** The head comment waiting for the next node (yaml.v3's comment text, lines joined by "\n"). */
+  head = "";
+  /** Whether the last gap ran to the end of the text. */
+  atEnd = false;
+
+  constructor(src: string, lineOffset: number) {
+    this.src = src;
+    this.len = src.length;
+    this.lineOffset = lineOffset;
+  }
+
+  get column(): number {
+    return this.pos - this.lineStart;
+  }
+
+  /** A node placed at `pos` (1-based line and column, as the composer places nodes). */
+  node(kind: Kind, tag: string, value: string, at: number, atLine: number, atLineStart: number): YNode {
+    const n = new YNode(kind, tag, value, []);
+    n.line = atLine + 1 + this.lineOffset;
+    n.column = at - atLineStart + 1;
+    return n;
+  }
+
+  /** Skips spaces from `pos`; returns the char code there (-1 at the end). */
+  skipSpaces(): number {
+    const s = this.src;
+    let p = this.pos;
+    while (s.charCodeAt(p) === SP) p++;
+    this.pos = p;
+    return p < this.len ? s.charCodeAt(p) : -1;
+  }
+
+  /** The comment from `pos` (at `#`) to the line's end; `pos` moves to the line break. */
+  lineComment(): string {
+    const from = this.pos;
+    let end = this.src.indexOf("\n", from);
+    if (end < 0) end = this.len;
+    this.pos = end;
+    return this.src.slice(from, end);
+  }
+
+  /**
+   * After a node's last line (`pos` at its line break or the end): reads the blank and comment
+   * lines up to the next content, leaving `pos` at its first char and the comment text in `head`
+   * as yaml.v3 joins a head comment (a blank line after a comment line adds one "\n"). Bails on
+   * what yaml.v3 would make a foot comment: comments at the end, at another column than the next
+   * content, or directly after a node and followed by a blank line unless that node was a key's
+   * `:` and the next content does not close `indent`'s collection.
+   */
+  gap(indent: number, afterValue: boolean): void {
+    const s = this.src;
+    const len = this.len;
+    let p = this.pos;
+    if (p >= 0 && p < len && s.charCodeAt(p) !== LF) throw BAIL;
+    let text = "";
+    let first = true;
+    let startsBlank = false;
+    let blankAfterComment = false;
+    let lastBlank = false;
+    let commentCol = -1;
+    let line = this.line;
+    let ls = this.lineStart;
+    for (;;) {
+      if (p >= len) {
+        this.atEnd = true;
+        if (text !== "") throw BAIL;
+        break;
+      }
+      p++;
+      line++;
+      ls = p;
+      while (s.charCodeAt(p) === SP) p++;
+      const c = p < len ? s.charCodeAt(p) : LF;
+      if (c === LF) {
+        if (first) startsBlank = true;
+        if (text !== "" && !lastBlank) {
+          text += "\n";
+          blankAfterComment = true;
+        }
+        lastBlank = true;
+      } else if (c === HASH) {
+        if (commentCol < 0) commentCol = p - ls;
+        else if (commentCol !== p - ls) throw BAIL;
+        let end = s.indexOf("\n", p);
+        if (end < 0) end = len;
+        text = text === "" ? s.slice(p, end) : `${text}\n${s.slice(p, end)}`;
+        lastBlank = false;
+        p = end;
+      } else break;
+      first = false;
+      if (p >= len) continue;
+    }
+    this.pos = p;
+    this.line = line;
+    this.lineStart = ls;
+    if (text === "") return;
+    const col = p - ls;
+    if (commentCol !== col) throw BAIL;
+    if (!startsBlank && blankAfterComment && (!afterValue || col < indent)) throw BAIL;
+    this.head = text;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * A fast reader for the block-style YAML most package files are written in: it builds the very
+ * nodes `parseStream` builds (kinds, tags, values, styles, head and line comments, positions,
+ * the `---` marker) straight from the text, and gives up — returns undefined, so the caller uses
+ * the full parser — on anything outside its subset: flow collections, anchors, aliases, tags,
+ * complex keys, tabs, directives, foot comments, a scalar document.
+ */
+import { Kind, type YNode } from "../node.js";
+import { mapping, sequence } from "./collections.js";
+import { BAIL, Cursor, LF } from "./cursor.js";
+import { blankAt, isKeyLine } from "./scalars.js";
+
+/** Chars the fast reader leaves to the full parser wherever they are. */
+const REFUSED = ["\t", "\r", "\0", "\uFEFF", "\x85", "\u2028", "\u2029", "\n---", "\n..."];
+
+/**
+ * The one document of `text` (a kyaml document chunk: no `---` line after its start) as
+ * `parseStream(text, firstLine)` would read it, or undefined where the fast reader is unsure.
+ * @throws nothing of its own: text it cannot read is left to the full parser.
+ */
+export function fastReadDocument(text: string, firstLine = 0): YNode[] | undefined {
+  for (const r of REFUSED) if (text.includes(r)) return undefined;
+  if (text.startsWith("...") || text.startsWith("%")) return undefined;
+  try {
+    return [documentOf(new Cursor(text, firstLine))];
+  } catch (err) {
+    if (err === BAIL) return undefined;
+    throw err;
+  }
+}
+
+function documentOf(c: Cursor): YNode {
+  const s = c.src;
+  const explicit = s.startsWith("---") && (c.len === 3 || s.charCodeAt(3) === LF);
+  if (explicit) c.pos = 3;
+  else if (s.startsWith("---")) throw BAIL;
+  else {
+    c.pos = -1;
+    c.line = -1;
+  }
+  c.gap(0, true);
+  if (c.atEnd || c.column !== 0) throw BAIL;
+  const doc = explicit
+    ? c.node(Kind.Document, "", "---", 0, 0, 0)
+    : c.node(Kind.Document, "", "", c.pos, c.line, c.lineStart);
+  if (!explicit) splitDocumentHead(c, doc);
+  let root: YNode;
+  if (s.charCodeAt(c.pos) === 45 && blankAt(s, c.pos + 1)) root = sequence(c, 0);
+  else if (isKeyLine(c)) root = mapping(c, 0);
+  else throw BAIL;
+  if (!c.atEnd) throw BAIL;
+  doc.content.push(root);
+  return doc;
+}
+
+/** yaml.v3: the part of the first comment above its last blank line heads the document. */
+function splitDocumentHead(c: Cursor, doc: YNode): void {
+  const hc = c.head;
+  for (let i = hc.length - 1; i > 0; i--) {
+    if (hc.charCodeAt(i) !== LF) continue;
+    if (i === hc.length - 1) {
+      doc.headComment = hc.slice(0, i);
+      c.head = hc.slice(i + 1);
+      return;
+    }
+    if (hc.charCodeAt(i - 1) === LF) {
+      doc.headComment = hc.slice(0, i - 1);
+      c.head = hc.slice(i + 1);
+      return;
+    }
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The fast reader's scalars, read the way go-yaml v3's scanner reads them in block context: plain
+ * (multi-line folded), single- and double-quoted (escapes, multi-line folded) and keys on one line.
+ * Each leaves the cursor right after the scalar's text; each bails where it is unsure.
+ */
+import { Kind, type YNode } from "../node.js";
+import { resolvePlain } from "../resolve.js";
+import { BAIL, COLON, type Cursor, DASH, HASH, LF, SP } from "./cursor.js";
+import { quoted } from "./quoted.js";
+
+const SQUOTE = 39;
+const DQUOTE = 34;
+const BACKSLASH = 92;
+
+/** Whether `c` at `p` is a blank or a line's end (the end of the text counts). */
+export function blankAt(s: string, p: number): boolean {
+  const c = s.charCodeAt(p);
+  return c === SP || c === LF || p >= s.length;
+}
+
+/** Whether a plain scalar may start with `ch` followed by the char at `p + 1` (block context). */
+export function plainStart(s: string, p: number): boolean {
+  switch (s.charCodeAt(p)) {
+    case DASH:
+    case 63: // ?
+    case COLON:
+      return !blankAt(s, p + 1);
+    case SP:
+    case LF:
+    case 44: // ,
+    case 91: // [
+    case 93: // ]
+    case 123: // {
+    case 125: // }
+    case HASH:
+    case 38: // &
+    case 42: // *
+    case 33: // !
+    case 124: // |
+    case 62: // >
+    case SQUOTE:
+    case DQUOTE:
+    case 37: // %
+    case 64: // @
+    case 96: // `
+      return false;
+    default:
+      return p < s.length;
+  }
+}
+
+/**
+ * The end (exclusive, trailing spaces cut) of plain text on one line from `p`, stopping at the
+ * line's end or at ` #`; bails on `: ` (a mapping value yaml.v3 would refuse or read as a key).
+ */
+function plainLineEnd(s: string, p: number): number {
+  const len = s.length;
+  let end = p;
+  for (; p < len; p++) {
+    const ch = s.charCodeAt(p);
+    if (ch === LF) break;
+    if (ch === SP) {
+      if (s.charCodeAt(p + 1) === HASH) break;
+      continue;
+    }
+    if (ch === COLON && blankAt(s, p + 1)) throw BAIL;
+    end = p + 1;
+  }
+  return end;
+}
+
+/**
+ * A plain scalar value from `pos`; continuation lines (indented past `indent`, the enclosing
+ * collection's column) fold as yaml.v3 folds them. A line comment after one-line text is kept.
+ */
+export function plainValue(c: Cursor, indent: number): YNode {
+  const s = c.src;
+  const start = c.pos;
+  const n = c.node(Kind.Scalar, "", "", start, c.line, c.lineStart);
+  let end = plainLineEnd(s, start);
+  let value = s.slice(start, end);
+  let p = end;
+  while (s.charCodeAt(p) === SP) p++;
+  if (s.charCodeAt(p) === HASH) {
+    c.pos = p;
+    n.lineComment = c.lineComment();
+  } else {
+    c.pos = p;
+    for (;;) {
+      // p at a line break: is the next non-blank line a continuation?
+      let q = p;
+      let blanks = 0;
+      let ls = q + 1;
+      for (;;) {
+        if (q >= c.len) break;
+        q++;
+        ls = q;
+        while (s.charCodeAt(q) === SP) q++;
+        if (s.charCodeAt(q) !== LF) break;
+        blanks++;
+      }
+      if (q >= c.len || q - ls <= indent || s.charCodeAt(q) === HASH) break;
+      end = plainLineEnd(s, q);
+      let r = end;
+      while (s.charCodeAt(r) === SP) r++;
+      if (r < c.len && s.charCodeAt(r) !== LF) throw BAIL;
+      value += blanks === 0 ? " " : "\n".repeat(blanks);
+      value += s.slice(q, end);
+      c.line += blanks + 1;
+      c.lineStart = ls;
+      p = r;
+      c.pos = r;
+    }
+  }
+  n.value = value;
+  n.tag = resolvePlain(value);
+  return n;
+}
+
+/** A one-line plain or quoted key at `pos` and the `:` after it; `pos` moves past the `:`. */
+export function key(c: Cursor): YNode {
+  const s = c.src;
+  const ch = s.charCodeAt(c.pos);
+  let n: YNode;
+  if (ch === SQUOTE || ch === DQUOTE) {
+    const line = c.line;
+    n = quoted(c);
+    if (c.line !== line) throw BAIL;
+    while (s.charCodeAt(c.pos) === SP) c.pos++;
+  } else {
+    if (!plainStart(s, c.pos)) throw BAIL;
+    const start = c.pos;
+    let p = start;
+    let end = p;
+    for (;;) {
+      const d = s.charCodeAt(p);
+      if (d === COLON && blankAt(s, p + 1)) break;
+      if (d === LF || p >= c.len || (d === SP && s.charCodeAt(p + 1) === HASH)) throw BAIL;
+      p++;
+      if (d !== SP) end = p;
+    }
+    if (end - start > 1000) throw BAIL;
+    const value = s.slice(start, end);
+    n = c.node(Kind.Scalar, resolvePlain(value), value, start, c.line, c.lineStart);
+    c.pos = p;
+  }
+  if (s.charCodeAt(c.pos) !== COLON || !blankAt(s, c.pos + 1)) throw BAIL;
+  c.pos++;
+  return n;
+}
+
+/** Whether the line at `pos` holds a key and its `:` (what `key` would read). */
+export function isKeyLine(c: Cursor): boolean {
+  const s = c.src;
+  let p = c.pos;
+  const ch = s.charCodeAt(p);
+  if (ch === SQUOTE || ch === DQUOTE) {
+    p++;
+    for (;;) {
+      const d = s.charCodeAt(p);
+      if (d === LF || p >= c.len) return false;
+      if (d === ch) {
+        if (ch === SQUOTE && s.charCodeAt(p + 1) === SQUOTE) p++;
+        else break;
+      } else if (d === BACKSLASH && ch === DQUOTE) p++;
+      p++;
+    }
+    p++;
+    while (s.charCodeAt(p) === SP) p++;
+    return s.charCodeAt(p) === COLON && blankAt(s, p + 1);
+  }
+  if (!plainStart(s, p)) return false;
+  for (; ; p++) {
+    const d = s.charCodeAt(p);
+    if (d === COLON && blankAt(s, p + 1)) return true;
+    if (d === LF || p >= c.len || (d === SP && s.charCodeAt(p + 1) === HASH)) return false;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The fast reader on fixtures of each construct it reads (it must take them, and build the full
+ * parser's nodes), on constructs it must leave to the parser, and on generated block YAML (a
+ * fast-check property: never a different tree, never a text the parser refuses).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fastReadDocument } from "../../src/yaml/fast/index.js";
+import { blockYaml } from "./fast-reader-gen.js";
+import { compareChunk } from "./fast-reader-helpers.js";
+
+const TAKEN: Record<string, string> = {
+  "plain scalars and their tags":
+    "a: 1\nb: true\nc: null\nd: ~\ne: 0x1F\nf: 1.5e3\ng: 2001-12-14\nh: -x\ni: a:b\nj: é\n",
+  "empty values": "a:\nb: \nc: # line\nd: 1\n",
+  "nested mappings": "a:\n  b:\n    c: 1\n  d: 2\ne: 3\n",
+  "keys of every kind": "'q k': 1\n\"d k\": 2\nk with spaces  : 3\n1: x\ntrue: y\n<<: z\n",
+  "sequences, wide and compact": "a:\n- x\n- y: 1\n  z: 2\nb:\n  - p\n  -   q: 1\n      r: 2\n",
+  "root sequence": "- a\n- b: c\n",
+  "single-quoted": "a: 'it''s'\nb: ''\nc: 'two  spaces'\nd: 'multi\n  line\n\n  folded'\n",
+  "double-quoted":
+    'a: "t\\tb\\n\\u00e9\\x41\\"\\\\"\nb: ""\nc: "multi\n  line \\\n  joined"\nd: "x\n\n\n  y"\n',
+  "plain multi-line": "a: first\n  second\n\n  third\nb: x\n  - y\n",
+  "literal block scalars": "a: |\n  x\n\n   y\nb: |-\n  s\nc: |+\n  k\n\nd: |2\n    four\ne: |\nf: 1\n",
+  "folded block scalars": "a: >\n  p\n  q\n\n  r\n    more\n  s\nb: >-\n  x\nc: >+ # keep\n  y\n\n",
+  "line comments":
+    "a: 1 # one\nb: 'q' # two\nc: |  # three\n  x\nd: # four\n  e: 1\nf: {} # five\n- x # six\n".replace(
+      "\n- x # six\n",
+      "\ng:\n- x # six\n",
+    ),
+  "head comments":
+    "# doc\n\n# first\na: 1\n# b\nb:\n  # c\n  c: 1\n\n# d\n\n\n# d2\nd: 2\ne:\n# item\n- x\n# map item\n- y: 1\n",
+  "document marker": "---\n# c\n\na: 1\n",
+  "empty flow collections": "a: {}\nb: []\nc:\n- {}\n- []\n",
+  "dedent with comment at the new column": "a:\n  b:\n    c: 1\n# top\nd: 2\n",
+  "comment block after a key": "a:\n  # one\n\n  # two\n  b: 1\n",
+};
+
+const LEFT: Record<string, string> = {
+  "flow collections": "a: [1, 2]\nb: {c: d}\n",
+  anchors: "a: &x 1\nb: *x\n",
+  tags: "a: !!str 1\n",
+  "complex keys": "? a\n: b\n",
+  tabs: "a:\tb\n",
+  directives: "%YAML 1.2\n---\na: 1\n",
+  "foot comment": "a: 1\n# foot\n\nb: 2\n",
+  "trailing comment": "a:\n  b: 1\n  # c\n",
+  "scalar document": "just text\n",
+  "compact nested sequence": "- - a\n",
+  "bad escape": 'a: "\\q"\n',
+  "mapping value in a plain scalar": "a: b: c\n",
+};
+
+describe("the fast reader's fixtures", () => {
+  for (const [name, text] of Object.entries(TAKEN)) {
+    it(`reads ${name} as the full parser does`, () => {
+      expect(compareChunk(text, 3)).toEqual({ kind: "same" });
+    });
+  }
+  for (const [name, text] of Object.entries(LEFT)) {
+    it(`leaves ${name} to the full parser`, () => {
+      expect(fastReadDocument(text)).toBeUndefined();
+    });
+  }
+});
+
+describe("the fast reader on generated block YAML", () => {
+  it("never builds another tree than the full parser, nor reads what it refuses", () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(blockYaml, (text) => {
+        const v = compareChunk(text);
+        if (v.kind === "same") taken++;
+        expect(v, text).not.toHaveProperty("why");
+      }),
+      { numRuns: 3000 },
+    );
+    // The property tests the fast path, not only its bail-outs.
+    expect(taken).toBeGreaterThan(600);
+  });
+});
