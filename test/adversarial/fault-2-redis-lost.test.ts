@@ -7,18 +7,17 @@
  * record vanished is enqueued again: every head gets its verdict, once. At start-up (and on every
  * reconnect) a `maxmemory-policy` other than `noeviction` is warned about, as BullMQ asks.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuiltCli, repoRoot, sharedDir } from "../helpers/built-cli.js";
-import { providedByCi } from "../helpers/ci-provides.js";
-import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis.js";
-import { type Any, APP_CMD, configMap, kptfile } from "./support.js";
+import { redisAvailable, type TestRedis } from "../helpers/redis.js";
+import {
+  type Any,
+  configMap,
+  fakeGitHubAvailable as haveFake,
+  kptfile,
+  type Scenario,
+  startScenario,
+} from "./support.js";
 
-const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
-const haveFake = providedByCi("fault 2 (fake GitHub)", existsSync(scenarioPath), `${scenarioPath} is absent`);
 const haveRedis = redisAvailable();
 
 /** A package that takes seconds to render: many small documents. */
@@ -29,43 +28,28 @@ function slowPackage(name: string, value: number): Record<string, string> {
 }
 
 describe.skipIf(!haveFake || !haveRedis)("fault 2: Redis lost mid-render and back empty", () => {
+  let s: Scenario;
   let scenario: Any;
   let gh: Any;
   let redis: TestRedis;
-  const apps: Any[] = [];
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-f2-"));
+  let apps: Any[];
 
   const startApp = (role: "all" | "worker") =>
-    gh.startApp({
-      cmd: APP_CMD,
-      cwd: repoRoot,
-      readyTimeoutMs: 60_000,
-      ...(role === "worker" ? { hooks: false } : {}),
-      env: {
-        LOG_LEVEL: "warn",
-        REDIS_URL: redis.url,
-        PORCHLIGHT_ROLE: role,
-        PORCHLIGHT_JOB_LOCK_MS: "3000",
-        PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
-      },
-    });
+    s.startApp({ REDIS_URL: redis.url, PORCHLIGHT_ROLE: role }, { hooks: role !== "worker" });
 
   beforeAll(async () => {
-    ensureBuiltCli();
-    scenario = await import(pathToFileURL(scenarioPath).href);
-    redis = await startRedis({ args: ["--maxmemory-policy", "allkeys-lru"] });
-    gh = await scenario.startFakeGitHub({ dataDir });
+    s = await startScenario({
+      redis: { args: ["--maxmemory-policy", "allkeys-lru"] },
+      env: { LOG_LEVEL: "warn", PORCHLIGHT_JOB_LOCK_MS: "3000", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0" },
+    });
+    ({ scenario, gh, apps } = s);
+    redis = s.redis as TestRedis;
     await gh.createRepo("acme", "f2", { "README.md": "# packages\n", ...slowPackage("app", 0) });
-    apps.push(await startApp("all"));
-    apps.push(await startApp("worker"));
+    await startApp("all");
+    await startApp("worker");
   }, 180_000);
 
-  afterAll(async () => {
-    for (const app of apps) await app?.stop();
-    await gh?.stop();
-    await redis?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => s?.stop());
 
   const head = async (branch: string): Promise<string> =>
     (await gh.request("GET", `/repos/acme/f2/branches/${encodeURIComponent(branch)}`)).data.commit.sha;

@@ -6,32 +6,19 @@
  * `porchlight/render` check, and the over-budget one fails with a message naming the package and the
  * limit. No secret of the server shows up in a log line or a check run. Skips visibly without the fake.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuiltCli, repoRoot, sharedDir } from "../helpers/built-cli.js";
-import { providedByCi } from "../helpers/ci-provides.js";
-
-const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
-const available = providedByCi(
-  "promise 6 (fake GitHub)",
-  existsSync(scenarioPath),
-  `${scenarioPath} is absent`,
-);
-if (!available) console.warn(`promise 6 skipped: ${scenarioPath} is absent (fake GitHub not available)`);
-
-// biome-ignore lint/suspicious/noExplicitAny: the fake is plain JavaScript imported at test time.
-type Any = any;
+import {
+  type Any,
+  fakeGitHubAvailable as available,
+  kptfile,
+  type Scenario,
+  SET_NAMESPACE,
+  startScenario,
+} from "./support.js";
 
 /** Generous: an event loop that renders in process stalls for many seconds on the hog package. */
 const HEALTH_BOUND_MS = 2_000;
 
-const kptfile = (name: string, mutator: string) =>
-  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\npipeline:\n  mutators:\n${mutator}`;
-const SET_NAMESPACE =
-  "    - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1\n      configMap:\n        namespace: prod\n";
 const SEARCH_REPLACE =
   "    - image: ghcr.io/kptdev/krm-functions-catalog/search-replace:v0.2.0\n      configMap:\n        by-value-regex: '(a+)+$'\n        put-value: matched\n";
 const configMap = (name: string, data: string) =>
@@ -73,34 +60,24 @@ const PACKAGES: Record<string, Record<string, string>> = {
 };
 
 describe.skipIf(!available)("promise 6: no package can stall the server", () => {
+  let s: Scenario;
   let scenario: Any;
   let gh: Any;
   let app: Any;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-p6-"));
 
   beforeAll(async () => {
-    ensureBuiltCli();
-    scenario = await import(pathToFileURL(scenarioPath).href);
-    gh = await scenario.startFakeGitHub({ dataDir });
+    s = await startScenario();
+    ({ scenario, gh } = s);
     await gh.createRepo("acme", "pkgs", { "README.md": "# packages\n" });
-    app = await gh.startApp({
-      cmd: [process.execPath, "node_modules/probot/bin/probot.js", "run", "./dist/src/index.js"],
-      cwd: repoRoot,
-      readyTimeoutMs: 60_000,
-      env: {
-        PORCHLIGHT_RENDER_MEMORY_MB: "128",
-        PORCHLIGHT_RENDER_TIMEOUT_MS: "120000",
-        PORCHLIGHT_RENDER_WORKERS: "2",
-        REDIS_URL: "",
-      },
+    app = await s.startApp({
+      PORCHLIGHT_RENDER_MEMORY_MB: "128",
+      PORCHLIGHT_RENDER_TIMEOUT_MS: "120000",
+      PORCHLIGHT_RENDER_WORKERS: "2",
+      REDIS_URL: "",
     });
   }, 180_000);
 
-  afterAll(async () => {
-    await app?.stop();
-    await gh?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => s?.stop());
 
   it("answers /healthz while hostile packages render, and concludes every check", {
     timeout: 300_000,

@@ -7,41 +7,22 @@
  * structured (delivery, repository, branch, sha) and never carry a secret (the Redis password included).
  * Skips visibly without the fake GitHub or redis-server.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuiltCli, repoRoot, sharedDir } from "../helpers/built-cli.js";
-import { providedByCi } from "../helpers/ci-provides.js";
-import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis.js";
+import { redisAvailable } from "../helpers/redis.js";
+import {
+  type Any,
+  fakeGitHubAvailable as haveFake,
+  kptfile,
+  type Scenario,
+  startScenario,
+} from "./support.js";
 
-const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
-const haveFake = providedByCi(
-  "promise 8 (fake GitHub)",
-  existsSync(scenarioPath),
-  `${scenarioPath} is absent`,
-);
 const haveRedis = redisAvailable();
-if (!haveFake)
-  console.warn(`promise 8 (Redis) skipped: ${scenarioPath} is absent (fake GitHub not available)`);
 if (!haveRedis)
   console.warn("promise 8 (Redis) skipped: redis-server is not installed (apt-get install redis-server)");
 
-// biome-ignore lint/suspicious/noExplicitAny: the fake is plain JavaScript imported at test time.
-type Any = any;
-
 const REDIS_PASSWORD = "s3cret-redis-pw";
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: app
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1
-      configMap:
-        namespace: prod
-`;
+const KPTFILE = kptfile("app");
 const deploy = (replicas: number) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n`;
 /** A package that takes seconds to render: many small documents. */
@@ -57,33 +38,25 @@ function slowPackage(): Record<string, string> {
 describe.skipIf(!haveFake || !haveRedis)(
   "promise 8: two processes on Redis (one receives, both work)",
   () => {
+    let s: Scenario;
     let scenario: Any;
     let gh: Any;
-    let redis: TestRedis;
     let receiver: Any;
     let worker: Any;
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-p8-"));
 
     const startApp = (role: "all" | "worker") =>
-      gh.startApp({
-        cmd: [process.execPath, "node_modules/probot/bin/probot.js", "run", "./dist/src/index.js"],
-        cwd: repoRoot,
-        readyTimeoutMs: 60_000,
-        ...(role === "worker" ? { hooks: false } : {}),
+      s.startApp({ REDIS_URL: s.redis?.url ?? "", PORCHLIGHT_ROLE: role }, { hooks: role !== "worker" });
+
+    beforeAll(async () => {
+      s = await startScenario({
+        redis: { password: REDIS_PASSWORD },
         env: {
-          REDIS_URL: redis.url,
-          PORCHLIGHT_ROLE: role,
           PORCHLIGHT_JOB_LOCK_MS: "2000",
           PORCHLIGHT_CONCURRENCY: "3",
           PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
         },
       });
-
-    beforeAll(async () => {
-      ensureBuiltCli();
-      scenario = await import(pathToFileURL(scenarioPath).href);
-      redis = await startRedis({ password: REDIS_PASSWORD });
-      gh = await scenario.startFakeGitHub({ dataDir });
+      ({ scenario, gh } = s);
       await gh.createRepo("acme", "pkgs", {
         "README.md": "# packages\n",
         "app/Kptfile": KPTFILE,
@@ -93,13 +66,7 @@ describe.skipIf(!haveFake || !haveRedis)(
       worker = await startApp("worker");
     }, 180_000);
 
-    afterAll(async () => {
-      await receiver?.stop();
-      await worker?.stop();
-      await gh?.stop();
-      await redis?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    afterAll(async () => s?.stop());
 
     const head = async (branch: string): Promise<string> =>
       (await gh.request("GET", `/repos/acme/pkgs/branches/${encodeURIComponent(branch)}`)).data.commit.sha;

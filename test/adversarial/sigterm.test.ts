@@ -4,35 +4,16 @@
  * check run unconcluded (the interrupted render gives no verdict at all) and exits 0. The next start's
  * reconciliation renders the head that was interrupted. Skips visibly without the fake GitHub.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuiltCli, repoRoot, sharedDir } from "../helpers/built-cli.js";
-import { providedByCi } from "../helpers/ci-provides.js";
+import {
+  type Any,
+  fakeGitHubAvailable as available,
+  kptfile,
+  type Scenario,
+  startScenario,
+} from "./support.js";
 
-const scenarioPath = path.join(sharedDir, "tools/fake-github/scenario.mjs");
-const available = providedByCi(
-  "SIGTERM (fake GitHub)",
-  existsSync(scenarioPath),
-  `${scenarioPath} is absent`,
-);
-if (!available) console.warn(`SIGTERM test skipped: ${scenarioPath} is absent (fake GitHub not available)`);
-
-// biome-ignore lint/suspicious/noExplicitAny: the fake is plain JavaScript imported at test time.
-type Any = any;
-
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: slow
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1
-      configMap:
-        namespace: prod
-`;
+const KPTFILE = kptfile("slow");
 /** Many small documents: a render of several seconds. */
 function many(): string {
   const docs: string[] = [];
@@ -44,33 +25,18 @@ function many(): string {
 }
 
 describe.skipIf(!available)("SIGTERM during a render", () => {
+  let s: Scenario;
   let scenario: Any;
   let gh: Any;
-  const apps: Any[] = [];
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-sigterm-"));
-  const start = async () => {
-    const app = await gh.startApp({
-      cmd: [process.execPath, "node_modules/probot/bin/probot.js", "run", "./dist/src/index.js"],
-      cwd: repoRoot,
-      readyTimeoutMs: 60_000,
-      env: { REDIS_URL: "", PORCHLIGHT_SHUTDOWN_GRACE_MS: "500" },
-    });
-    apps.push(app);
-    return app;
-  };
+  const start = () => s.startApp({ REDIS_URL: "", PORCHLIGHT_SHUTDOWN_GRACE_MS: "500" });
 
   beforeAll(async () => {
-    ensureBuiltCli();
-    scenario = await import(pathToFileURL(scenarioPath).href);
-    gh = await scenario.startFakeGitHub({ dataDir });
+    s = await startScenario();
+    ({ scenario, gh } = s);
     await gh.createRepo("acme", "pkgs", { "README.md": "# packages\n" });
   }, 180_000);
 
-  afterAll(async () => {
-    for (const app of apps) await app.stop();
-    await gh?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => s?.stop());
 
   it("drains, stops the render without a verdict, exits 0; the next start renders the head", {
     timeout: 400_000,

@@ -1,14 +1,16 @@
 /**
  * What the adversarial tests share: the BUILT app (`probot run ./dist/src/index.js`, unmodified) against
  * the local GitHub of ../shared/tools/fake-github, plus small readers of what the fake holds (branch
- * heads, commits, `porchlight/render` runs). Each test file starts one fake and one app; each test uses
- * its own repository.
+ * heads, commits, `porchlight/render` runs). Each test file starts one scenario ({@link startScenario}: a
+ * fake, maybe a real Redis, the apps it asks for) or one harness (a scenario running one app it restarts);
+ * each test uses its own repository.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureBuiltCli, repoRoot } from "../helpers/built-cli.js";
 import { type Any, loadScenario } from "../helpers/fake-github.js";
+import { startRedis, type TestRedis } from "../helpers/redis.js";
 
 export { fakeGitHubAvailable } from "../helpers/fake-github.js";
 export type { Any };
@@ -44,31 +46,79 @@ export const APP_CMD = [
   "./dist/src/index.js",
 ];
 
-/** Starts the fake and the app (`env`: the app's extra environment). */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+/** Options of {@link startScenario}. */
+export interface ScenarioOptions {
+  /** Environment of every app the scenario starts (each start may add to it). */
+  env?: Record<string, string>;
+  /** A real redis-server started before the fake (its extra `args`, a `password`); apps get `REDIS_URL` only if told. */
+  redis?: { args?: string[]; password?: string };
+}
+
+/** A fake GitHub (and maybe a real Redis) with the BUILT apps started against it, each unmodified. */
+export interface Scenario {
+  /** The fake's module (`waitFor`, ...). */
+  scenario: Any;
+  gh: Any;
+  redis: TestRedis | undefined;
+  /** Every app started, in start order. */
+  apps: Any[];
+  /**
+   * Starts one more app with the scenario's `env` and `env` added (`hooks: false`: the fake sends it no
+   * webhooks, a worker-only process); resolves once it is ready (60 s at most).
+   */
+  startApp(env?: Record<string, string>, options?: { hooks?: boolean }): Promise<Any>;
+  /** Stops the apps (in start order), the fake and Redis; removes the fake's data directory. */
+  stop(): Promise<void>;
+}
+
+/** The preamble of an adversarial test file: the built app, the fake GitHub, Redis if asked. No app runs yet. */
+export async function startScenario(options: ScenarioOptions = {}): Promise<Scenario> {
   ensureBuiltCli();
   const scenario = await loadScenario();
+  const redis = options.redis ? await startRedis(options.redis) : undefined;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "porchlight-adversarial-"));
   const gh = await scenario.startFakeGitHub({ dataDir });
-  const harness: Harness = {
+  const apps: Any[] = [];
+  return {
     scenario,
     gh,
+    redis,
+    apps,
+    async startApp(env = {}, start = {}) {
+      const app = await gh.startApp({
+        cmd: APP_CMD,
+        cwd: repoRoot,
+        readyTimeoutMs: 60_000,
+        ...(start.hooks === false ? { hooks: false } : {}),
+        env: { ...options.env, ...env },
+      });
+      apps.push(app);
+      return app;
+    },
+    async stop() {
+      for (const app of apps) await app?.stop();
+      await gh.stop();
+      await redis?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts the fake and the app (`env`: the app's extra environment). */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const base = await startScenario({
+    env: { LOG_LEVEL: "warn", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env },
+  });
+  const harness: Harness = {
+    scenario: base.scenario,
+    gh: base.gh,
     app: undefined,
     async startApp(extra = {}) {
       await harness.app?.stop();
-      harness.app = await gh.startApp({
-        cmd: APP_CMD,
-        cwd: repoRoot,
-        env: { LOG_LEVEL: "warn", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env, ...extra },
-        readyTimeoutMs: 60_000,
-      });
+      harness.app = await base.startApp(extra);
       return harness.app;
     },
-    async stop() {
-      await harness.app?.stop();
-      await gh.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: () => base.stop(),
   };
   await harness.startApp();
   return harness;
