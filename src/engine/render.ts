@@ -44,7 +44,11 @@ export const SAVE_ON_RENDER_FAILURE = "kpt.dev/save-on-render-failure";
 /** Annotation on the root Kptfile selecting breadth-first hydration (kpt). */
 export const BFS_RENDERING = "kpt.dev/bfs-rendering";
 
-function failureBeforeRender(message: string, cliError: string): RenderResult {
+/**
+ * A failed render that stores nothing (`failedBeforeRender`): `Rendered` False with `message`, no steps;
+ * `cliError` is what `kpt fn render` prints.
+ */
+export function failureBeforeRender(message: string, cliError: string): RenderResult {
   return {
     ok: false,
     files: undefined,

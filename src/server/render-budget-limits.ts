@@ -3,20 +3,13 @@
  * has the request) and the failed results of a render stopped over its time or memory budget.
  */
 import type { RenderBudget } from "../config/render-budget.js";
+import { failureBeforeRender } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
 import type { PoolJob, Slot } from "./render-worker-slot.js";
 
 /** A failed render that stores nothing: the message names the package and the limit it went over. */
-export function budgetFailure(message: string): RenderResult {
-  return {
-    ok: false,
-    files: undefined,
-    status: { conditions: [{ type: "Rendered", status: "False", reason: "RenderFailed", message }] },
-    steps: [],
-    error: message,
-    failedBeforeRender: true,
-    cliError: message,
-  };
+function budgetFailure(message: string): RenderResult {
+  return failureBeforeRender(message, message);
 }
 
 function seconds(ms: number): string {
