@@ -18,6 +18,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { deliberateReasons } from "./differences.js";
 import { identityExecPackage, writeTree } from "./packages.js";
 import { summary } from "./stats.js";
 
@@ -112,7 +113,7 @@ export function measureCli({ packages, rounds, porchlightBin }) {
           c.s.speedup.push(k.ms / b.ms);
           c.s.cpuSpeedup.push(k.cpuMs / b.cpuMs);
         }
-        if (last && withKpt) c.differences = differingFiles(oursOut, kptOut);
+        if (last && withKpt) c.differences = differingFiles(oursOut, kptOut, c.ours);
       }
     }
     return cases.map((c) => ({
@@ -145,12 +146,28 @@ function listFiles(root) {
   return out;
 }
 
-/** The files whose bytes differ between two rendered trees (or that only one has). */
-function differingFiles(a, b) {
-  const files = [...new Set([...listFiles(a), ...listFiles(b)])].sort();
-  return files.filter((f) => {
-    const x = path.join(a, f);
-    const y = path.join(b, f);
-    return !existsSync(x) || !existsSync(y) || !readFileSync(x).equals(readFileSync(y));
-  });
+const readText = (file) => (existsSync(file) ? readFileSync(file, "utf8") : undefined);
+
+/**
+ * The files whose bytes differ between two rendered trees (or that only one has), each as
+ * `{file, reasons}`: `reasons` lists the deliberate differences that explain it (./differences.js),
+ * undefined when they do not. `source` is the package before the render.
+ */
+function differingFiles(ours, kpt, source) {
+  const files = [...new Set([...listFiles(ours), ...listFiles(kpt)])].sort();
+  return files
+    .filter((f) => {
+      const x = path.join(ours, f);
+      const y = path.join(kpt, f);
+      return !existsSync(x) || !existsSync(y) || !readFileSync(x).equals(readFileSync(y));
+    })
+    .map((file) => ({
+      file,
+      reasons: deliberateReasons(
+        file,
+        readText(path.join(ours, file)),
+        readText(path.join(kpt, file)),
+        readText(path.join(source, file)),
+      ),
+    }));
 }

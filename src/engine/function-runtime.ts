@@ -63,4 +63,11 @@ export interface FunctionRunOutcome {
 export interface FunctionRuntime {
   readonly name: string;
   run(request: FunctionRunRequest): Promise<FunctionRunOutcome | undefined>;
+  /**
+   * Whether running `fn` leaves the input documents as they were (the runtime writes them to a process
+   * or service and reads new documents back), so that an output item that is an input document itself
+   * is that document unchanged. Absent or false: the function may edit its input in place (builtins);
+   * the engine then takes what it restores (comments, field order) before the run.
+   */
+  keepsInput?(fn: FunctionRef): boolean;
 }

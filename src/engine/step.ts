@@ -26,9 +26,10 @@ import { foldReturnedResourceComment } from "../krm/yaml-io.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
 import { type PipelineStep, stepOrigin } from "./function-config.js";
-import type { FunctionRunOutcome, FunctionRuntime } from "./function-runtime.js";
+import type { FunctionRef, FunctionRunOutcome, FunctionRuntime } from "./function-runtime.js";
 import { normalizeImage } from "./image.js";
 import { defaultPath } from "./output.js";
+import { packageOfValue, packagePathValue } from "./package-path.js";
 import { isSelected } from "./selectors.js";
 import type { StepStatus } from "./types.js";
 
@@ -77,6 +78,13 @@ export function stepLabel(step: PipelineStep): string {
   return step.label ?? normalizeImage(step.fn.image);
 }
 
+/** The function reference a runtime is asked to run for a step. */
+function fnRef(step: PipelineStep): FunctionRef {
+  return step.fn.image
+    ? { image: step.fn.image, ...(step.fn.tag ? { tag: step.fn.tag } : {}) }
+    : { exec: step.fn.exec };
+}
+
 function noRuntime(step: PipelineStep): FunctionRunOutcome {
   const what = step.fn.image
     ? `image ${JSON.stringify(step.fn.image)}`
@@ -99,9 +107,7 @@ async function invoke(
   try {
     outcome =
       (await options.runtime.run({
-        fn: step.fn.image
-          ? { image: step.fn.image, ...(step.fn.tag ? { tag: step.fn.tag } : {}) }
-          : { exec: step.fn.exec },
+        fn: fnRef(step),
         input: { items, functionConfig, results: [] },
         cwd: options.cwd,
         ...(options.packagePaths ? { origin: stepOrigin(options.pkg, step) } : {}),
@@ -147,7 +153,9 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   // The functionConfig is copied first: it may be one of the resources, which get their ids next.
   const functionConfig = options.functionConfig && cloneDocument(options.functionConfig);
   const inPlace = options.inPlace === true && step.kind === "mutator";
-  const shapes: DocumentShape[] | undefined = inPlace ? selected.map((e) => documentShape(e.doc)) : undefined;
+  // A runtime that keeps its input (writes it to a process) needs no shapes taken before the run.
+  const keeps = options.runtime.keepsInput?.(fnRef(step)) === true;
+  const shapes = inPlace && !keeps ? selected.map((e) => documentShape(e.doc)) : undefined;
   const outcome = await invoke(options, inputItems(selected, inPlace, options.packagePaths), functionConfig);
   const durationMs = Date.now() - started;
   const results = recordOutcome(status, outcome);
@@ -163,7 +171,10 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
     selected,
     options.pkg,
     options.packagePaths === true,
-    shapes,
+    {
+      shapes,
+      keeps,
+    },
   );
   return {
     ...base,
@@ -204,14 +215,16 @@ function recordOutcome(status: StepStatus, outcome: FunctionRunOutcome): Functio
 
 /**
  * Maps a function's output documents back to entries via `config.k8s.io/id`. `shapes` are the
- * inputs' shapes taken before the run (when the function edited the inputs themselves).
+ * inputs' shapes taken before the run (when the function edited the inputs themselves); with `keeps`
+ * (the runtime keeps its input), an output that is its input document is that document unchanged:
+ * there are no comments to copy back and no field order to restore.
  */
 function mapOutputs(
   items: Document[],
   selected: Entry[],
   pkg: string,
   packagePaths: boolean,
-  shapes: DocumentShape[] | undefined,
+  input: { shapes: DocumentShape[] | undefined; keeps: boolean },
 ): Array<Entry & { sourceIndex?: number }> {
   return items.map((doc) => {
     const id = getAnnotation(doc, RESOURCE_ID);
@@ -236,9 +249,11 @@ function mapOutputs(
       foldReturnedResourceComment(doc);
       return { doc, pkg: named ?? pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
     }
-    const shape = shapes ? shapes[sourceIndex!] : documentShape(source.doc);
-    copyComments(shape, doc);
-    syncFieldOrder(shape, doc);
+    if (!input.keeps || doc !== source.doc) {
+      const shape = input.shapes ? input.shapes[sourceIndex!] : documentShape(source.doc);
+      copyComments(shape, doc);
+      syncFieldOrder(shape, doc);
+    }
     // A resource that went through a function comes back as a ResourceList item: the comments its
     // document started with are now the first key's, whatever the runtime (kpt's function round trip).
     foldReturnedResourceComment(doc);
@@ -251,26 +266,6 @@ function mapOutputs(
       sourceIndex,
     };
   });
-}
-
-/** The package-path annotation's value for a package (`""` = the root → `.`). */
-function packagePathValue(pkg: string): string {
-  return pkg === "" ? "." : pkg;
-}
-
-/**
- * The package a package-path annotation names (`.` → the root), or undefined when it is absent or
- * does not name a directory inside the root (the resource then stays where it was).
- */
-function packageOfValue(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const parts: string[] = [];
-  for (const part of value.trim().split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") return undefined;
-    parts.push(part);
-  }
-  return value.trim().startsWith("/") ? undefined : parts.join("/");
 }
 
 /** kpt's `MergeWithInput`: selected inputs are replaced by their outputs in place; new outputs go last. */

@@ -2,6 +2,7 @@
  * UTF-8 validation worded like Go's yaml.v3 reader (which kpt's kyaml uses): a YAML file that is
  * not valid UTF-8 is a `MalformedYAMLError` in kpt, never silently re-encoded.
  */
+import { isUtf8 } from "node:buffer";
 
 /**
  * The first UTF-8 problem of `bytes` in yaml.v3's words (`invalid leading UTF-8 octet`,
@@ -9,6 +10,9 @@
  * sequence`, `invalid Unicode character`), or undefined when the bytes are valid UTF-8.
  */
 export function utf8Problem(bytes: Uint8Array): string | undefined {
+  // Node's validator (the same rules: shortest form, no surrogates, at most U+10FFFF) decides the
+  // common case; the loop below only words the problem.
+  if (isUtf8(bytes)) return undefined;
   let pos = 0;
   while (pos < bytes.length) {
     const octet = bytes[pos];

@@ -29,6 +29,7 @@ function describe(fn: FunctionRef): string {
 export function chainRuntimes(runtimes: FunctionRuntime[], options: ChainOptions = {}): FunctionRuntime {
   return {
     name: `chain(${runtimes.map((r) => r.name).join(",")})`,
+    keepsInput: (fn) => runtimes.every((r) => r.keepsInput?.(fn) === true),
     async run(request): Promise<FunctionRunOutcome> {
       for (const runtime of runtimes) {
         let outcome: FunctionRunOutcome | undefined;

@@ -130,6 +130,8 @@ export function createBuiltinRuntime(
   return {
     name: "builtin",
     registry,
+    // Builtins edit their input in place; a function they do not run is none of theirs.
+    keepsInput: (fn) => !fn.image || Boolean(fn.exec),
     async run(request): Promise<FunctionRunOutcome | undefined> {
       const image = request.fn.image;
       if (!image || request.fn.exec) return undefined;

@@ -57,6 +57,7 @@ export function createContainerRuntime(options: ContainerRuntimeOptions = {}): F
   const maxBuffer = options.maxOutputBytes ?? 64 * 1024 * 1024;
   return {
     name: "container",
+    keepsInput: () => true, // the input goes to the container as text
     async run(request): Promise<FunctionRunOutcome | undefined> {
       if (!request.fn.image || request.fn.exec !== undefined) return undefined;
       engine ??= probe(options.engines ?? ["docker", "podman"]);

@@ -114,6 +114,8 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
   const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return {
     name: "exec",
+    // The input is written to the process; an item handed back unchanged is the input document.
+    keepsInput: () => true,
     async run(request): Promise<FunctionRunOutcome | undefined> {
       const command = request.fn.exec;
       if (command === undefined || request.fn.image) return undefined;

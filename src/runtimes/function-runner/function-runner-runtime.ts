@@ -142,6 +142,7 @@ export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): C
   const runner = connectLazily(settings);
   return {
     name: "function-runner",
+    keepsInput: () => true, // the input goes to the runner as text
     close: runner.close,
     async run(request): Promise<FunctionRunOutcome | undefined> {
       const { image: written, tag, exec } = request.fn;
