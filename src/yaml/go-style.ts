@@ -5,7 +5,7 @@
  * literal block for multi-line text.
  */
 import { Scalar } from "yaml";
-import { escapeDoubleQuoted } from "./emitter.js";
+import { escapeDoubleQuoted } from "./emit/scalars.js";
 
 const OLD_BOOLS = new Set([
   "y",
