@@ -26,6 +26,10 @@ export class Cursor {
   head = "";
   /** Whether the last gap ran to the end of the text. */
   atEnd = false;
+  /** A line already looked at: the break before it, its first non-space char, its start. */
+  private peekFrom = -1;
+  private peekAt = 0;
+  private peekStart = 0;
 
   constructor(src: string, lineOffset: number) {
     this.src = src;
@@ -43,6 +47,13 @@ export class Cursor {
     n.line = atLine + 1 + this.lineOffset;
     n.column = at - atLineStart + 1;
     return n;
+  }
+
+  /** Remembers that the line after the break at `from` starts at `start`, its content at `at`. */
+  peek(from: number, at: number, start: number): void {
+    this.peekFrom = from;
+    this.peekAt = at;
+    this.peekStart = start;
   }
 
   /** Skips spaces from `pos`; returns the char code there (-1 at the end). */
@@ -90,10 +101,14 @@ export class Cursor {
         if (text !== "") throw BAIL;
         break;
       }
-      p++;
       line++;
-      ls = p;
-      while (s.charCodeAt(p) === SP) p++;
+      if (p === this.peekFrom) {
+        ls = this.peekStart;
+        p = this.peekAt;
+      } else {
+        ls = ++p;
+        while (s.charCodeAt(p) === SP) p++;
+      }
       const c = p < len ? s.charCodeAt(p) : LF;
       if (c === LF) {
         if (first) startsBlank = true;

@@ -99,7 +99,10 @@ export function plainValue(c: Cursor, indent: number): YNode {
         if (s.charCodeAt(q) !== LF) break;
         blanks++;
       }
-      if (q >= c.len || q - ls <= indent || s.charCodeAt(q) === HASH) break;
+      if (q >= c.len || q - ls <= indent || s.charCodeAt(q) === HASH) {
+        if (blanks === 0 && q < c.len) c.peek(p, q, ls);
+        break;
+      }
       end = plainLineEnd(s, q);
       let r = end;
       while (s.charCodeAt(r) === SP) r++;
