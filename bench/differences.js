@@ -2,16 +2,24 @@
 //   - "Kptfile status": porchlight writes the rendered status (status.conditions, renderStatus) as kpt
 //     does since v1.0.0-beta.67; the kpt installed here (1.0.0-beta.56) writes none;
 //   - "attribution": kpt 1.0 records `krm-fn` in cnrm.cloud.google.com/blueprint, kpt before
-//     1.0.0-beta.59 (this one) records `kpt-fn`;
+//     1.0.0-beta.59 (this one) records `kpt-fn`, or nothing when the value has a `kpt-` part already;
 //   - "licence header": a comment block above a file's first `---` is kept, where kpt drops it (README).
 // A file is deliberate when undoing those differences makes the two outputs equal; anything else is
 // unexplained and listed by name.
 
 const BLUEPRINT = /^(\s*cnrm\.cloud\.google\.com\/blueprint: )(.*)$/gm;
 
-/** kpt before beta.59's attribution value written as kpt 1.0 writes it (`kpt-` parts become `krm-`). */
-function asKrmAttribution(text) {
-  return text.replace(BLUEPRINT, (_, key, value) => key + value.replace(/\bkpt-/g, "krm-"));
+/**
+ * The blueprint annotation without the part `kpt fn render` records: kpt 1.0 appends `krm-fn` to a
+ * value without `krm-` (also to `kpt-pkg-fn-live`); kpt before beta.59 appends `kpt-fn` to a value
+ * without `kpt-`. What is left is the value both read.
+ */
+function withoutAttribution(text) {
+  return text.replace(
+    BLUEPRINT,
+    (_, key, value) =>
+      key + value.replace(/(^['"]?|,)(krm|kpt)-fn(?=['"]?$|,)/g, (_m, lead) => (lead === "," ? "" : lead)),
+  );
 }
 
 /** A Kptfile's text without its top-level `status:` block. */
@@ -55,9 +63,10 @@ export function deliberateReasons(file, ours, kpt, source) {
   if (isKptfile && withoutStatus(a) !== a && withoutStatus(a) === withoutStatus(b)) {
     return ["Kptfile status (kpt 1.0.0-beta.56 writes none)"];
   }
-  if (asKrmAttribution(b) !== b) {
-    b = asKrmAttribution(b);
-    reasons.push("attribution krm-fn (kpt before beta.59: kpt-fn)");
+  if (a !== b && withoutAttribution(a) !== a) {
+    a = withoutAttribution(a);
+    b = withoutAttribution(b);
+    reasons.push("attribution krm-fn (kpt before beta.59: kpt-fn, or nothing after kpt-pkg-fn-live)");
   }
   if (a !== b) {
     const stripped = withoutHeader(a, source);
