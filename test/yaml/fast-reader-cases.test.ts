@@ -49,6 +49,11 @@ const LEFT: Record<string, string> = {
   "compact nested sequence": "- - a\n",
   "bad escape": 'a: "\\q"\n',
   "mapping value in a plain scalar": "a: b: c\n",
+  // yaml.v3 refuses a simple key whose `:` is over 1024 chars from its start: the full parser decides.
+  "a long quoted key": `"${"k".repeat(1023)}": v\n`,
+  "a key with long spaces before its colon": `${"k".repeat(990)}${" ".repeat(35)}: v\n`,
+  "a short quoted key far from its colon": `"k"${" ".repeat(1022)}: v\n`,
+  "nesting deeper than the stack": `${Array.from({ length: 6000 }, (_, i) => `${" ".repeat(i)}a:`).join("\n")}\n`,
 };
 
 describe("the fast reader's fixtures", () => {

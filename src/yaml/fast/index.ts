@@ -24,7 +24,8 @@ export function fastReadDocument(text: string, firstLine = 0): YNode[] | undefin
   try {
     return [documentOf(new Cursor(text, firstLine))];
   } catch (err) {
-    if (err === BAIL) return undefined;
+    // Nesting deeper than the stack allows is left to the full parser too.
+    if (err === BAIL || err instanceof RangeError) return undefined;
     throw err;
   }
 }
