@@ -14,11 +14,11 @@ import {
   commentOf,
   type DocumentShape,
   documentShape,
+  isCommented,
   isMapShape,
   isScalarShape,
   isSeqShape,
   keyPosition,
-  NOT_NODE,
   type Shape,
   scalarText,
 } from "./resource-shape.js";
@@ -48,7 +48,8 @@ function leadingComment(node: unknown): string | undefined {
 }
 
 function copyNode(from: Shape | undefined, to: unknown, skipLeading = false): void {
-  if (from === undefined || from === NOT_NODE || !isNode(to)) return;
+  // Only comments are copied: a part of the input without any has nothing to give.
+  if (!isCommented(from) || !isNode(to)) return;
   const comment = commentOf(from);
   if (!skipLeading && leadingComment(to) === undefined) copyOwn(commentBeforeOf(from), comment, to);
   else if (!to.comment && comment && !isScalar(to)) to.comment = comment;

@@ -41,6 +41,8 @@ export interface MapShape {
   name: string | undefined;
   /** First position of each key in `texts`, built when a large map is searched. */
   index?: Map<string, number>;
+  /** Whether the map, a key or a value below it has a comment (none: nothing to copy from it). */
+  commented: boolean;
 }
 
 /** Comments of a key node. */
@@ -55,6 +57,8 @@ export interface SeqShape {
   commentBefore: string | null | undefined;
   comment: string | null | undefined;
   items: Shape[];
+  /** Whether the list or an item below it has a comment. */
+  commented: boolean;
 }
 
 /** The shape of one value: a scalar's text when it has no comments, `NOT_NODE`, or an object. */
@@ -106,6 +110,7 @@ export function shapeOf(node: unknown, inList: boolean): Shape {
     let keyComments: (KeyComments | undefined)[] | undefined;
     let name: string | undefined;
     let named = false;
+    let commented = Boolean(node.commentBefore || node.comment);
     for (let i = 0; i < n; i++) {
       const pair = items[i];
       const key: unknown = pair.key;
@@ -118,8 +123,10 @@ export function shapeOf(node: unknown, inList: boolean): Shape {
       if (isNode(key) && (key.commentBefore || key.comment)) {
         keyComments ??= new Array(n);
         keyComments[i] = { commentBefore: key.commentBefore, comment: key.comment };
+        commented = true;
       }
       values[i] = shapeOf(pair.value, false);
+      if (!commented && isCommented(values[i])) commented = true;
       // YAMLMap.get("name", true): the first pair whose key is "name", its value if a scalar.
       if (inList && !named && (key === "name" || (isScalar(key) && key.value === "name"))) {
         named = true;
@@ -136,18 +143,30 @@ export function shapeOf(node: unknown, inList: boolean): Shape {
       keyComments,
       values,
       name,
+      commented,
     };
   }
   if (isSeq(node)) {
     const items = node.items as unknown[];
     const shapes: Shape[] = new Array(items.length);
-    for (let i = 0; i < items.length; i++) shapes[i] = shapeOf(items[i], true);
-    return { kind: ShapeKind.Seq, commentBefore: node.commentBefore, comment: node.comment, items: shapes };
+    let commented = Boolean(node.commentBefore || node.comment);
+    for (let i = 0; i < items.length; i++) {
+      shapes[i] = shapeOf(items[i], true);
+      if (!commented && isCommented(shapes[i])) commented = true;
+    }
+    const { commentBefore, comment } = node;
+    return { kind: ShapeKind.Seq, commentBefore, comment, items: shapes, commented };
   }
   if (isNode(node)) {
     return { kind: ShapeKind.Other, commentBefore: node.commentBefore, comment: node.comment, text: BARE };
   }
   return NOT_NODE;
+}
+
+/** Whether a shape holds a comment anywhere (a leaf shape exists only for a node with comments). */
+export function isCommented(shape: Shape | undefined): boolean {
+  if (typeof shape !== "object") return false;
+  return shape.kind === ShapeKind.Map || shape.kind === ShapeKind.Seq ? shape.commented : true;
 }
 
 /** A shape's comment before (none for a scalar without comments or a plain value). */
