@@ -5,7 +5,7 @@
  * the function may edit the resource itself instead of a copy. Far smaller than a copy: one object
  * and one or two arrays per collection, nothing for a scalar without comments in a map.
  */
-import { type Document, isMap, isNode, isScalar, isSeq } from "yaml";
+import { type Document, isMap, isNode, isScalar, isSeq, type YAMLMap, type YAMLSeq } from "yaml";
 
 /** A value that is not a node (a plain value a function stored in a collection). */
 export const NOT_NODE: unique symbol = Symbol("not a node");
@@ -101,66 +101,72 @@ export function shapeOf(node: unknown, inList: boolean): Shape {
     if (!commentBefore && !comment) return text;
     return { kind: ShapeKind.Scalar, commentBefore, comment, text };
   }
-  if (isMap(node)) {
-    const items = node.items;
-    const n = items.length;
-    const keys: (string | undefined)[] = new Array(n);
-    const values: Shape[] = new Array(n);
-    let texts = keys;
-    let keyComments: (KeyComments | undefined)[] | undefined;
-    let name: string | undefined;
-    let named = false;
-    let commented = Boolean(node.commentBefore || node.comment);
-    for (let i = 0; i < n; i++) {
-      const pair = items[i];
-      const key: unknown = pair.key;
-      const k = keyOf(key);
-      keys[i] = k;
-      if (k !== undefined && !isScalar(key) && typeof key !== "string") {
-        if (texts === keys) texts = keys.slice(0, i);
-      }
-      if (texts !== keys) texts[i] = isScalar(key) || typeof key === "string" ? k : undefined;
-      if (isNode(key) && (key.commentBefore || key.comment)) {
-        keyComments ??= new Array(n);
-        keyComments[i] = { commentBefore: key.commentBefore, comment: key.comment };
-        commented = true;
-      }
-      values[i] = shapeOf(pair.value, false);
-      if (!commented && isCommented(values[i])) commented = true;
-      // YAMLMap.get("name", true): the first pair whose key is "name", its value if a scalar.
-      if (inList && !named && (key === "name" || (isScalar(key) && key.value === "name"))) {
-        named = true;
-        const value: unknown = pair.value;
-        name = isScalar(value) ? String(value.value) : undefined;
-      }
-    }
-    return {
-      kind: ShapeKind.Map,
-      commentBefore: node.commentBefore,
-      comment: node.comment,
-      keys,
-      texts,
-      keyComments,
-      values,
-      name,
-      commented,
-    };
-  }
-  if (isSeq(node)) {
-    const items = node.items as unknown[];
-    const shapes: Shape[] = new Array(items.length);
-    let commented = Boolean(node.commentBefore || node.comment);
-    for (let i = 0; i < items.length; i++) {
-      shapes[i] = shapeOf(items[i], true);
-      if (!commented && isCommented(shapes[i])) commented = true;
-    }
-    const { commentBefore, comment } = node;
-    return { kind: ShapeKind.Seq, commentBefore, comment, items: shapes, commented };
-  }
+  if (isMap(node)) return mapShape(node, inList);
+  if (isSeq(node)) return seqShape(node);
   if (isNode(node)) {
     return { kind: ShapeKind.Other, commentBefore: node.commentBefore, comment: node.comment, text: BARE };
   }
   return NOT_NODE;
+}
+
+/** A map's shape: its keys (and their texts when not all plain), key comments, values, `name`. */
+function mapShape(node: YAMLMap, inList: boolean): Shape {
+  const items = node.items;
+  const n = items.length;
+  const keys: (string | undefined)[] = new Array(n);
+  const values: Shape[] = new Array(n);
+  let texts = keys;
+  let keyComments: (KeyComments | undefined)[] | undefined;
+  let name: string | undefined;
+  let named = false;
+  let commented = Boolean(node.commentBefore || node.comment);
+  for (let i = 0; i < n; i++) {
+    const pair = items[i];
+    const key: unknown = pair.key;
+    const k = keyOf(key);
+    keys[i] = k;
+    if (k !== undefined && !isScalar(key) && typeof key !== "string") {
+      if (texts === keys) texts = keys.slice(0, i);
+    }
+    if (texts !== keys) texts[i] = isScalar(key) || typeof key === "string" ? k : undefined;
+    if (isNode(key) && (key.commentBefore || key.comment)) {
+      keyComments ??= new Array(n);
+      keyComments[i] = { commentBefore: key.commentBefore, comment: key.comment };
+      commented = true;
+    }
+    values[i] = shapeOf(pair.value, false);
+    if (!commented && isCommented(values[i])) commented = true;
+    // YAMLMap.get("name", true): the first pair whose key is "name", its value if a scalar.
+    if (inList && !named && (key === "name" || (isScalar(key) && key.value === "name"))) {
+      named = true;
+      const value: unknown = pair.value;
+      name = isScalar(value) ? String(value.value) : undefined;
+    }
+  }
+  return {
+    kind: ShapeKind.Map,
+    commentBefore: node.commentBefore,
+    comment: node.comment,
+    keys,
+    texts,
+    keyComments,
+    values,
+    name,
+    commented,
+  };
+}
+
+/** A list's shape: each item's shape. */
+function seqShape(node: YAMLSeq): Shape {
+  const items = node.items as unknown[];
+  const shapes: Shape[] = new Array(items.length);
+  let commented = Boolean(node.commentBefore || node.comment);
+  for (let i = 0; i < items.length; i++) {
+    shapes[i] = shapeOf(items[i], true);
+    if (!commented && isCommented(shapes[i])) commented = true;
+  }
+  const { commentBefore, comment } = node;
+  return { kind: ShapeKind.Seq, commentBefore, comment, items: shapes, commented };
 }
 
 /** Whether a shape holds a comment anywhere (a leaf shape exists only for a node with comments). */

@@ -10,6 +10,7 @@ import { copyComments } from "../../krm/comments.js";
 import { syncFieldOrder } from "../../krm/field-order.js";
 import type { FunctionResult, KrmResource, ResourceList, ResultSeverity } from "../../krm/resource-list.js";
 import { expandAliases, plainValue, sameNode } from "../../yaml/compare.js";
+import { fastReadDocument } from "../../yaml/fast/index.js";
 import { documentToNode } from "../../yaml/from-document.js";
 import {
   emitDocument,
@@ -102,7 +103,8 @@ const MAX_ALIAS_EXPANSION = 200_000;
 function readRoot(text: string): YNode {
   let docs: YNode[];
   try {
-    docs = parseStream(text);
+    // One document as functions write it: the fast reader, or the full parser where it is unsure.
+    docs = fastReadDocument(text) ?? parseStream(text);
     const first = docs[0]?.content[0];
     if (first) expandAliases(first, MAX_ALIAS_EXPANSION);
   } catch (err) {
