@@ -3,7 +3,7 @@
  * multi-runtime idea: runtimes form a chain and "not mine" falls through to the next). Runtimes
  * (builtin, exec, container) implement it; the CLI and the app bind one and hand it to the engine.
  */
-import type { ResourceList } from "../krm/resource-list.js";
+import type { NodeResourceList, ResourceList } from "../krm/resource-list.js";
 
 /** A pipeline step's function reference, as written in the Kptfile (`image:` or `exec:`). */
 export interface FunctionRef {
@@ -70,4 +70,19 @@ export interface FunctionRuntime {
    * the engine then takes what it restores (comments, field order) before the run.
    */
   keepsInput?(fn: FunctionRef): boolean;
+  /**
+   * `run` on node items (the engine's working form), without `yaml` Documents: same contract, same
+   * "not mine" (`undefined`). Absent: the engine converts the items and calls `run`.
+   */
+  runNodes?(request: NodeRunRequest): Promise<NodeRunOutcome | undefined>;
+}
+
+/** A {@link FunctionRunRequest} whose ResourceList holds node items. */
+export interface NodeRunRequest extends Omit<FunctionRunRequest, "input"> {
+  input: NodeResourceList;
+}
+
+/** A {@link FunctionRunOutcome} whose ResourceList holds node items. */
+export interface NodeRunOutcome extends Omit<FunctionRunOutcome, "output"> {
+  output?: NodeResourceList;
 }

@@ -8,6 +8,7 @@
  * and strips them before files are written.
  */
 import type { Document } from "yaml";
+import type { YNode } from "../yaml/node.js";
 
 /** One KRM resource: a YAML document whose contents is a mapping with apiVersion/kind/metadata. */
 export type KrmResource = Document;
@@ -45,6 +46,17 @@ export interface FunctionResult {
  */
 export interface ResourceList {
   items: KrmResource[];
+  functionConfig?: KrmResource;
+  results: FunctionResult[];
+}
+
+/**
+ * A ResourceList whose items are our YAML layer's document nodes (`Kind.Document`, shaped like
+ * yaml.v3's `yaml.Node`, as kyaml's functions see them): the engine's working form, with no `yaml`
+ * Document made on the way. The functionConfig stays a `yaml` Document (one small document a step).
+ */
+export interface NodeResourceList {
+  items: YNode[];
   functionConfig?: KrmResource;
   results: FunctionResult[];
 }

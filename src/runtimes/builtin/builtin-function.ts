@@ -2,7 +2,8 @@
  * The shape of an in-process (builtin) KRM function: a TypeScript implementation of a function from
  * the kpt function catalog (github.com/kptdev/krm-functions-catalog), keyed by the catalog name.
  */
-import type { FunctionResult, ResourceList } from "../../krm/resource-list.js";
+import type { FunctionResult, NodeResourceList, ResourceList } from "../../krm/resource-list.js";
+import type { YNode } from "../../yaml/node.js";
 
 /**
  * A builtin function. `run` receives a ResourceList it may mutate in place (the engine gives it clones)
@@ -19,6 +20,16 @@ export interface BuiltinFunction {
    */
   readonly catalogVersion?: string;
   run(input: ResourceList): BuiltinFunctionOutput | Promise<BuiltinFunctionOutput>;
+  /**
+   * `run` on node items (yaml.v3-shaped document nodes, edited in place as kyaml's filters edit
+   * `yaml.Node`s): the same items, results and bytes as `run`. Absent: the runtime converts.
+   */
+  runNodes?(input: NodeResourceList): NodeFunctionOutput | Promise<NodeFunctionOutput>;
+}
+
+/** What `runNodes` returns: {@link BuiltinFunctionOutput} with node items. */
+export interface NodeFunctionOutput extends Omit<BuiltinFunctionOutput, "items"> {
+  items: YNode[];
 }
 
 /** What a builtin returns: the resulting items and the results it reports (in order). */
