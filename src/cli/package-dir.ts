@@ -5,6 +5,7 @@
  */
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { sameBytes } from "../krm/bytes.js";
 
 /** Reads every regular file below `dir` (relative POSIX paths -> bytes). */
 export async function readPackageDir(
@@ -29,12 +30,6 @@ export async function readPackageDir(
   }
   await walk("");
   return files;
-}
-
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  if (!a || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** A package write refused before anything was written (kpt: `failed to save resources: ...`). */

@@ -7,6 +7,7 @@
  * (lifecycle/merge-gate.ts) and the engine (render.ts) share this one comparison.
  */
 import { parse } from "yaml";
+import { sameBytes } from "../krm/bytes.js";
 
 /** Fields of a step record that are the function's report of one run, not the step's identity. */
 const RUN_REPORT_FIELDS = ["results", "errorResults", "stderr"] as const;
@@ -46,12 +47,6 @@ export function onlyRenderStatusDiffers(
   const decode = (b: Uint8Array) => withoutRenderResults(new TextDecoder().decode(b));
   const a = decode(before);
   return a !== undefined && a === decode(after);
-}
-
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
-  if (!a || !b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 const RENDER_STATUS_KEY = "\n  renderStatus:";

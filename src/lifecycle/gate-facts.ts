@@ -7,6 +7,7 @@
 import path from "node:path/posix";
 import { onlyRenderStatusDiffers } from "../engine/render-status-diff.js";
 import type { PackageFiles, RenderResult } from "../engine/types.js";
+import { sameBytes } from "../krm/bytes.js";
 import type { AnnotatedRenderResult, PackageReport } from "../report/annotations.js";
 import { type UnmetGate, unmetReadinessGates } from "./readiness.js";
 
@@ -20,10 +21,6 @@ export interface GateFacts {
 
 /** A render result as the render pool returns it: annotations and gate facts already worked out. */
 export type JudgedRenderResult = AnnotatedRenderResult & { gate?: GateFacts };
-
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  return a !== undefined && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
-}
 
 /** Works out {@link GateFacts} of `result`, rendered from `inputFiles`. */
 export function gateFacts(result: RenderResult, inputFiles: PackageFiles): GateFacts {

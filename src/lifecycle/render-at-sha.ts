@@ -15,6 +15,7 @@ import type {
   StepReport,
 } from "../engine/types.js";
 import type { FileAddition, FileChanges, GitHubPort, RepoRef, RepoTree, TreeEntry } from "../github/port.js";
+import { sameBytes } from "../krm/bytes.js";
 import type { PackageReport } from "../report/annotations.js";
 import { oversizeMessage } from "../report/messages.js";
 import { packageEntries } from "./touched-packages.js";
@@ -59,12 +60,6 @@ export function changedPathsOf(changes: FileChanges): string[] {
 /** No file written, none deleted. */
 export function noChanges(changes: FileChanges): boolean {
   return changes.additions.length === 0 && changes.deletions.length === 0;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
-  );
 }
 
 /**
