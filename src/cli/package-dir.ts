@@ -5,7 +5,7 @@
  */
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { sameBytes } from "../krm/bytes.js";
+import { sameBytes } from "../engine/bytes.js";
 
 /** Reads every regular file below `dir` (relative POSIX paths -> bytes). */
 export async function readPackageDir(

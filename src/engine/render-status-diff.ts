@@ -7,7 +7,7 @@
  * (lifecycle/merge-gate.ts) and the engine (render.ts) share this one comparison.
  */
 import { parse } from "yaml";
-import { sameBytes } from "../krm/bytes.js";
+import { sameBytes } from "./bytes.js";
 
 /** Fields of a step record that are the function's report of one run, not the step's identity. */
 const RUN_REPORT_FIELDS = ["results", "errorResults", "stderr"] as const;

@@ -5,9 +5,9 @@
  * compute the same facts on the spot.
  */
 import path from "node:path/posix";
+import { sameBytes } from "../engine/bytes.js";
 import { onlyRenderStatusDiffers } from "../engine/render-status-diff.js";
 import type { PackageFiles, RenderResult } from "../engine/types.js";
-import { sameBytes } from "../krm/bytes.js";
 import type { AnnotatedRenderResult, PackageReport } from "../report/annotations.js";
 import { type UnmetGate, unmetReadinessGates } from "./readiness.js";
 

@@ -6,6 +6,7 @@
  * message naming the file, its size and the limit.
  */
 import path from "node:path/posix";
+import { sameBytes } from "../engine/bytes.js";
 import type {
   KptfileStatusMode,
   PackageFiles,
@@ -15,7 +16,6 @@ import type {
   StepReport,
 } from "../engine/types.js";
 import type { FileAddition, FileChanges, GitHubPort, RepoRef, RepoTree, TreeEntry } from "../github/port.js";
-import { sameBytes } from "../krm/bytes.js";
 import type { PackageReport } from "../report/annotations.js";
 import { oversizeMessage } from "../report/messages.js";
 import { packageEntries } from "./touched-packages.js";
