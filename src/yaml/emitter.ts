@@ -8,6 +8,7 @@
 
 import { blockMappingKey, blockMappingValue, blockSequenceItem } from "./emit/block.js";
 import { processFootComment, processHeadComment, processLineComment } from "./emit/comments.js";
+import { emitDirect } from "./emit/direct.js";
 import { E, type Ev, EventCursor } from "./emit/events.js";
 import { flowMappingKey, flowMappingValue, flowSequenceItem } from "./emit/flow.js";
 import { analyzeEvent, emitNode } from "./emit/node.js";
@@ -125,9 +126,19 @@ function flowMachine(em: Emitter, e: Ev): void {
 
 /**
  * Writes one document node as kyaml's encoder writes it (no `---` line; the caller joins documents
- * with `---\n`). A non-document node is written as the content of an implicit document.
+ * with `---\n`). A non-document node is written as the content of an implicit document. The common
+ * document (block collections, untagged scalars, comments) goes the direct way (`emit/direct.ts`),
+ * the rest through yaml.v3's event machine (`emitDocumentEvents`); the bytes are the same.
  */
 export function emitDocument(doc: YNode, options: EmitOptions = {}): string {
+  return emitDirect(doc, options) ?? emitDocumentEvents(doc, options);
+}
+
+/**
+ * The same document through yaml.v3's encoder events and emitter state machine for every node:
+ * what `emitDocument` falls back to, and the reference its direct way is checked against.
+ */
+export function emitDocumentEvents(doc: YNode, options: EmitOptions = {}): string {
   const cursor = new EventCursor(doc);
   const em = new Emitter(cursor, options);
   while (cursor.next()) {

@@ -66,7 +66,7 @@ export class Ev {
  * The tag an event carries ("" when implicit) and whether a string must be double-quoted to stay
  * one (yaml.v3 encoder's `stag`/`forceQuoting` for a node), as `tag` or `"\0"` + tag when forced.
  */
-function eventTag(node: YNode): string {
+export function eventTag(node: YNode): string {
   const tag = node.tag;
   if (tag === "" || (node.style & Style.Tagged) !== 0) return tag;
   const stag = shortTag(tag);
@@ -183,19 +183,26 @@ export class EventCursor {
   }
 }
 
+/**
+ * The scalar style yaml.v3's encoder asks for (`encode.go` node's ScalarNode case): the node's own
+ * style, literal for a multi-line text, double-quoted when a `!!str` would read as another type.
+ */
+export function askedStyle(node: YNode, forceQuoting: boolean): SS {
+  const st = node.style;
+  if (st & Style.DoubleQuoted) return SS.Double;
+  if (st & Style.SingleQuoted) return SS.Single;
+  if (st & Style.Literal) return SS.Literal;
+  if (st & Style.Folded) return SS.Folded;
+  if (node.value.includes("\n")) return SS.Literal;
+  return forceQuoting ? SS.Double : SS.Plain;
+}
+
 /** yaml.v3 encoder's scalar event: the style asked for, a multi-line text literal, forced quotes. */
 function scalarEvent(e: Ev, node: YNode, tag: string, tail: string, noFoot: boolean): void {
   const value = node.value;
   const forceQuoting = tag === "\0";
   if (forceQuoting) tag = "";
-  let style = SS.Plain;
-  const st = node.style;
-  if (st & Style.DoubleQuoted) style = SS.Double;
-  else if (st & Style.SingleQuoted) style = SS.Single;
-  else if (st & Style.Literal) style = SS.Literal;
-  else if (st & Style.Folded) style = SS.Folded;
-  else if (value.includes("\n")) style = SS.Literal;
-  else if (forceQuoting) style = SS.Double;
+  const style = askedStyle(node, forceQuoting);
   e.reset(E.Scalar);
   e.anchor = node.anchor;
   e.implicit = tag === "";

@@ -98,11 +98,7 @@ export function checkSimpleKey(em: Emitter): boolean {
       length += em.anchor.length;
       break;
     case E.Scalar:
-      if (em.analysis & A_MULTILINE) return false;
-      length += em.anchor.length + em.tagHandle.length + em.tagSuffix.length;
-      // At most 3 UTF-8 bytes per code unit: a short key needs no count.
-      length += length + 3 * em.value.length <= 128 ? em.value.length : utf8Length(em.value);
-      break;
+      return scalarKeyFits(em);
     case E.SequenceStart:
     case E.MappingStart:
       if (!e.empty) return false;
@@ -112,6 +108,14 @@ export function checkSimpleKey(em: Emitter): boolean {
       return false;
   }
   return length <= 128;
+}
+
+/** `yaml_emitter_check_simple_key` on the current scalar: one line, 128 bytes at most with anchor and tag. */
+export function scalarKeyFits(em: Emitter): boolean {
+  if (em.analysis & A_MULTILINE) return false;
+  const length = em.anchor.length + em.tagHandle.length + em.tagSuffix.length;
+  // At most 3 UTF-8 bytes per code unit: a short key needs no count.
+  return length + (length + 3 * em.value.length <= 128 ? em.value.length : utf8Length(em.value)) <= 128;
 }
 
 /** The UTF-8 length yaml.v3 counts (a lone surrogate as 2 bytes). */
@@ -190,7 +194,7 @@ function writeTagContent(em: Emitter, value: string): void {
 }
 
 /** yaml.v3's `yaml_emitter_process_scalar`: the writer of the selected style. */
-function processScalar(em: Emitter): void {
+export function processScalar(em: Emitter): void {
   const v = em.value;
   switch (em.scalarStyle) {
     case SS.Plain:

@@ -39,7 +39,8 @@ export interface EmitOptions {
 /** yaml.v3's `yaml_emitter_t`: what the state functions read and write while one document is written. */
 export class Emitter {
   out = "";
-  readonly cursor: EventCursor;
+  /** The event source (null for the direct writer, which walks nodes itself). */
+  readonly cursor: EventCursor | null;
   state = S.DocumentStart;
   readonly states: S[] = [];
   indent = -1;
@@ -68,7 +69,7 @@ export class Emitter {
   scalarStyle = 1 as SS;
   first = true;
 
-  constructor(cursor: EventCursor, options: EmitOptions) {
+  constructor(cursor: EventCursor | null, options: EmitOptions) {
     this.cursor = cursor;
     this.bestIndent = options.indent && options.indent >= 2 && options.indent <= 9 ? options.indent : 2;
     this.compactSeq = options.compactSeq === true;
@@ -76,7 +77,7 @@ export class Emitter {
 
   /** The event being handled. */
   get event(): Ev {
-    return this.cursor.ev;
+    return this.cursor!.ev;
   }
 }
 

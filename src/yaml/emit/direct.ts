@@ -1,0 +1,273 @@
+/**
+ * The writer's direct way for the common document: yaml.v3's encoder walk (`encode.go` `node`) and
+ * emitter states (`yaml_emitter_emit_block_mapping_key`, `..._value`, `..._block_sequence_item`,
+ * the document states, the empty flow collections) run as one recursion over the node tree, with no
+ * event objects, state dispatch or per-event copying. Every step is the state function's, in its
+ * order, on the same `Emitter` fields and writing primitives, so the bytes are the full writer's.
+ * What it does not handle (anchors, aliases, explicit tags, non-empty flow collections, complex
+ * keys, nesting deeper than `MAX_DEPTH`) makes it give up: `emitDirect` returns undefined and the
+ * caller writes the document through the event machine.
+ */
+
+import { Kind, Style, YNode } from "../node.js";
+import { A_BLOCK, A_BLOCK_PLAIN, A_MULTILINE, A_SINGLE, analyzeScalar } from "./analyze.js";
+import { processFootComment, processHeadComment, processLineComment } from "./comments.js";
+import { askedStyle, eventTag, SS } from "./events.js";
+import { processScalar, scalarKeyFits } from "./node.js";
+import {
+  type EmitOptions,
+  Emitter,
+  increaseIndent,
+  popIndent,
+  popState,
+  putBreak,
+  S,
+  writeIndent,
+  writeIndicator,
+} from "./output.js";
+
+/** Collections nested deeper than this go through the event machine (as they did before). */
+const MAX_DEPTH = 200;
+
+/** Thrown (one shared value) when the direct way meets a node it does not write. */
+const GIVE_UP = new Error("not written directly");
+
+/**
+ * One document written the direct way, or undefined when it holds something the direct way leaves
+ * to the event machine. Same options and output as `emitDocument`.
+ */
+export function emitDirect(doc: YNode, options: EmitOptions): string | undefined {
+  const root = doc.kind === Kind.Document ? doc : new YNode(Kind.Document, "", "", [doc]);
+  if (root.content.length !== 1) return undefined;
+  const em = new Emitter(null, options);
+  try {
+    writeDocument(em, root);
+  } catch (err) {
+    if (err === GIVE_UP) return undefined;
+    throw err;
+  }
+  return em.out;
+}
+
+/** The per-event reset and comments of yaml.v3's `yaml_emitter_analyze_event` (no anchor, no tag). */
+function analyzeComments(em: Emitter, head: string, line: string, foot: string, tail: string): void {
+  em.value = "";
+  if (head.length > 0) em.headComment = head;
+  if (line.length > 0) em.lineComment = line;
+  if (foot.length > 0) em.footComment = foot;
+  if (tail.length > 0) em.tailComment = tail;
+}
+
+/**
+ * A node's first event analysed (`yaml_emitter_analyze_event`): its comments, and for a scalar its
+ * text, analysis and asked style (returned; -1 for a collection). Gives up on what is not handled.
+ */
+function analyzeEnter(em: Emitter, n: YNode, tail: string, noFoot: boolean): number {
+  if (n.anchor.length > 0) throw GIVE_UP;
+  const kind = n.kind;
+  if (kind === Kind.Scalar) {
+    const tag = eventTag(n);
+    if (tag.length > 0 && tag !== "\0") throw GIVE_UP;
+    analyzeComments(em, n.headComment, n.lineComment, noFoot ? "" : n.footComment, tail);
+    em.value = n.value;
+    em.analysis = analyzeScalar(n.value);
+    return askedStyle(n, tag === "\0");
+  }
+  if (kind !== Kind.Mapping && kind !== Kind.Sequence) throw GIVE_UP;
+  if (eventTag(n).length > 0) throw GIVE_UP;
+  if ((n.style & Style.Flow) !== 0 && !isEmpty(n)) throw GIVE_UP;
+  analyzeComments(em, n.headComment, "", "", kind === Kind.Mapping ? tail : "");
+  return -1;
+}
+
+/** yaml.v3 encoder's `empty` collection: a flow `{}` or `[]`. */
+function isEmpty(n: YNode): boolean {
+  return n.kind === Kind.Mapping ? n.content.length < 2 : n.content.length === 0;
+}
+
+/** yaml.v3's `yaml_emitter_select_scalar_style` for an implicit, untagged scalar in block context. */
+function selectStyle(em: Emitter, asked: number): SS {
+  let style = asked as SS;
+  const a = em.analysis;
+  if (em.simpleKeyContext && a & A_MULTILINE) style = SS.Double;
+  if (style === SS.Plain) {
+    if (!(a & A_BLOCK_PLAIN)) style = SS.Single;
+    if (em.value.length === 0 && em.simpleKeyContext) style = SS.Single;
+  }
+  if (style === SS.Single && !(a & A_SINGLE)) style = SS.Double;
+  if ((style === SS.Literal || style === SS.Folded) && (!(a & A_BLOCK) || em.simpleKeyContext))
+    style = SS.Double;
+  return style;
+}
+
+/**
+ * yaml.v3's `yaml_emitter_emit_node` on an analysed node: a scalar written (state popped), a
+ * collection's first state set. The caller then finishes its own state function and, for a
+ * collection, calls `writeBody`.
+ */
+function emitNode(em: Emitter, n: YNode, asked: number, mapping: boolean, simpleKey: boolean): void {
+  em.mappingContext = mapping;
+  em.simpleKeyContext = simpleKey;
+  if (asked >= 0) {
+    em.scalarStyle = selectStyle(em, asked);
+    increaseIndent(em, true, false);
+    processScalar(em);
+    popIndent(em);
+    popState(em);
+    return;
+  }
+  const empty = isEmpty(n);
+  if (n.kind === Kind.Sequence) em.state = empty ? S.FlowSequenceFirstItem : S.BlockSequenceFirstItem;
+  else em.state = empty ? S.FlowMappingFirstKey : S.BlockMappingFirstKey;
+}
+
+/** The events after a collection's start (its children and end) through the states they reach. */
+function writeBody(em: Emitter, n: YNode, noFoot: boolean, depth: number): void {
+  if (depth > MAX_DEPTH) throw GIVE_UP;
+  const mapping = n.kind === Kind.Mapping;
+  if (isEmpty(n)) {
+    analyzeComments(em, "", n.lineComment, noFoot ? "" : n.footComment, "");
+    if (mapping) emptyMapping(em);
+    else emptySequence(em);
+    return;
+  }
+  if (mapping) writeMapping(em, n, noFoot, depth);
+  else writeSequence(em, n, noFoot, depth);
+}
+
+/** yaml.v3's `yaml_emitter_emit_flow_mapping_key` (first) on MAPPING-END: `{}`. */
+function emptyMapping(em: Emitter): void {
+  writeIndicator(em, "{", true, true, false);
+  increaseIndent(em, true, false);
+  em.flowLevel++;
+  processHeadComment(em);
+  em.flowLevel--;
+  popIndent(em);
+  writeIndicator(em, "}", false, false, false);
+  processLineComment(em, false);
+  processFootComment(em);
+  popState(em);
+}
+
+/** yaml.v3's `yaml_emitter_emit_flow_sequence_item` (first) on SEQUENCE-END: `[]`. */
+function emptySequence(em: Emitter): void {
+  writeIndicator(em, "[", true, true, false);
+  increaseIndent(em, true, false);
+  em.flowLevel++;
+  em.flowLevel--;
+  popIndent(em);
+  if (em.column === 0) writeIndent(em);
+  writeIndicator(em, "]", false, false, false);
+  processLineComment(em, false);
+  processFootComment(em);
+  popState(em);
+}
+
+/** A block mapping's keys and values (`yaml_emitter_emit_block_mapping_key` / `_value`), then its end. */
+function writeMapping(em: Emitter, m: YNode, noFoot: boolean, depth: number): void {
+  const c = m.content;
+  let tail = "";
+  let i = 0;
+  for (; i + 1 < c.length; i += 2) {
+    const k = c[i];
+    if (k.kind !== Kind.Scalar) throw GIVE_UP;
+    const keyAsked = analyzeEnter(em, k, tail, true);
+    tail = k.footComment;
+    if (i === 0) increaseIndent(em, false, false);
+    processHeadComment(em);
+    writeIndent(em);
+    if (em.lineComment.length > 0) {
+      em.keyLineComment = em.lineComment;
+      em.lineComment = "";
+    }
+    const simple = scalarKeyFits(em);
+    if (simple) em.states.push(S.BlockMappingSimpleValue);
+    else {
+      writeIndicator(em, "?", true, false, true);
+      em.states.push(S.BlockMappingValue);
+    }
+    emitNode(em, k, keyAsked, true, simple);
+
+    const v = c[i + 1];
+    const asked = analyzeEnter(em, v, "", false);
+    if (simple) writeIndicator(em, ":", false, false, false);
+    else {
+      writeIndent(em);
+      writeIndicator(em, ":", true, false, true);
+    }
+    if (em.keyLineComment.length > 0) moveKeyLineComment(em, v, asked);
+    em.states.push(S.BlockMappingKey);
+    emitNode(em, v, asked, true, false);
+    processLineComment(em, false);
+    processFootComment(em);
+    if (asked < 0) writeBody(em, v, false, depth + 1);
+  }
+  analyzeComments(em, "", m.lineComment, noFoot ? "" : m.footComment, tail);
+  processHeadComment(em);
+  popIndent(em);
+  popState(em);
+}
+
+/** The key's line comment after a scalar value, or before a block collection's content (block.ts). */
+function moveKeyLineComment(em: Emitter, v: YNode, asked: number): void {
+  if (asked >= 0) {
+    if (em.lineComment.length === 0) {
+      em.lineComment = em.keyLineComment;
+      em.keyLineComment = "";
+    }
+  } else if (v.kind === Kind.Mapping || (v.style & Style.Flow) === 0) {
+    const own = em.lineComment;
+    em.lineComment = em.keyLineComment;
+    em.keyLineComment = own;
+    processLineComment(em, false);
+    em.lineComment = em.keyLineComment;
+    em.keyLineComment = "";
+  }
+}
+
+/** A block sequence's items (`yaml_emitter_emit_block_sequence_item`), then its end. */
+function writeSequence(em: Emitter, s: YNode, noFoot: boolean, depth: number): void {
+  const c = s.content;
+  for (let i = 0; i < c.length; i++) {
+    const x = c[i];
+    const asked = analyzeEnter(em, x, "", false);
+    if (i === 0) {
+      const compact = em.mappingContext && (em.column === 0 || !em.indention) && em.compactSeq;
+      increaseIndent(em, false, false, compact);
+    }
+    processHeadComment(em);
+    writeIndent(em);
+    writeIndicator(em, "-", true, false, true);
+    em.states.push(S.BlockSequenceItem);
+    emitNode(em, x, asked, false, false);
+    processLineComment(em, false);
+    processFootComment(em);
+    if (asked < 0) writeBody(em, x, false, depth + 1);
+  }
+  analyzeComments(em, "", s.lineComment, noFoot ? "" : s.footComment, "");
+  popIndent(em);
+  popState(em);
+}
+
+/** yaml.v3's document states on an implicit document (kyaml writes no `---`). */
+function writeDocument(em: Emitter, root: YNode): void {
+  analyzeComments(em, root.headComment, "", "", "");
+  em.first = false;
+  if (em.headComment.length > 0) {
+    processHeadComment(em);
+    putBreak(em);
+  }
+  const c = root.content[0];
+  const asked = analyzeEnter(em, c, "", false);
+  em.states.push(S.DocumentEnd);
+  processHeadComment(em);
+  emitNode(em, c, asked, false, false);
+  processLineComment(em, false);
+  processFootComment(em);
+  if (asked < 0) writeBody(em, c, false, 1);
+  analyzeComments(em, "", "", root.footComment, "");
+  em.footIndent = 0;
+  processFootComment(em);
+  em.footIndent = -1;
+  writeIndent(em);
+}
