@@ -50,8 +50,11 @@ const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 /** The schema `parseAllDocuments` gives collections, so `setIn` can create missing paths. */
 const SCHEMA = new Document().schema;
 
-/** A plain scalar's value as the `yaml` package's core schema reads it. */
-function coreValue(text: string): unknown {
+/**
+ * A plain, untagged scalar's value as the `yaml` package's core schema reads it: null, a boolean, a
+ * number or the text itself (what a builtin's Document form sees for that scalar).
+ */
+export function coreValue(text: string): unknown {
   const c = text.charCodeAt(0);
   // Only these first characters can start a non-string.
   if (

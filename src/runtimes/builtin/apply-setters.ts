@@ -7,8 +7,18 @@
 import { isScalar, isSeq, type Pair, parseDocument, type Scalar, type YAMLSeq } from "yaml";
 import { compileRe2, quoteMeta } from "../../krm/re2.js";
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
+import { Kind, Style, type YNode } from "../../yaml/node.js";
+import { parseStream } from "../../yaml/parser.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configMapData, isEmptyConfig } from "./function-config.js";
+import {
+  fileOfNode,
+  keyString,
+  nodeString,
+  rootOf,
+  setScalarTextNode,
+  walkNodeFields,
+} from "./node-fields.js";
 import { fileOf, goList, keyText, setScalarText, walkFields } from "./yaml-nodes.js";
 
 const IDENTIFIER = "kpt-set: ";
@@ -76,6 +86,7 @@ function matchSetters(
   return out;
 }
 
+/** The setter values and the changes made: the logic both forms of the walk share. */
 class SetterApplier {
   readonly changes: Change[] = [];
   filePath = "";
@@ -86,22 +97,67 @@ class SetterApplier {
     return false;
   }
 
-  scalar(node: Scalar, path: string): void {
-    const pattern = setterPattern(node.comment);
-    if (pattern === "" || !this.shouldSet(pattern)) return;
+  /**
+   * The new text of a scalar with setter comment `pattern` whose current text is `current`, or
+   * undefined when no given setter is in the pattern. Records the change at `path`.
+   * @throws SetterError when setters of the pattern are neither given nor readable from `current`.
+   */
+  scalarValue(pattern: string, current: () => string, path: string): string | undefined {
+    if (pattern === "" || !this.shouldSet(pattern)) return undefined;
     let value = pattern;
     for (const [name, v] of this.setters) value = value.split(`\${${name}}`).join(v);
     // Setters not given are read back from the current value (only needed when some are left).
     if (value.includes("${")) {
-      const current = node.value === null || node.value === undefined ? "" : String(node.value);
-      for (const [name, v] of currentValues(pattern, current, this.setters))
+      for (const [name, v] of currentValues(pattern, current(), this.setters))
         value = value.split(`\${${name}}`).join(v);
     }
     const unresolved = refsIn(value);
     if (unresolved.length > 0)
       throw new SetterError(`values for setters ${goList(unresolved)} must be provided`);
-    setScalarText(node, value);
     this.changes.push({ filePath: this.filePath, fieldPath: path.replace(/^\./, ""), value });
+    return value;
+  }
+
+  /**
+   * The setter's value for an array setter `pattern` at `path` (the field `key`), "" for an empty
+   * list, or undefined when no given setter is in the pattern. Records the change.
+   * @throws SetterError when the pattern is not a single `${setter}`.
+   */
+  arrayValue(pattern: string, path: string, key: string): string | undefined {
+    if (pattern === "" || !this.shouldSet(pattern)) return undefined;
+    const refs = refsIn(pattern);
+    if (!(refs.length === 1 && pattern.startsWith("${") && pattern.endsWith("}"))) {
+      throw new SetterError(`invalid setter pattern for array node: ${JSON.stringify(pattern)}`);
+    }
+    const sv = this.setters.get(pattern.slice(2, -1).trim()) ?? "";
+    this.changes.push({ filePath: this.filePath, fieldPath: `${path}.${key}`.replace(/^\./, ""), value: sv });
+    return sv;
+  }
+
+  /** The function's results for the changes made. */
+  results(): FunctionResult[] {
+    return this.changes.length === 0
+      ? [{ message: "no matches for input setter(s)" }]
+      : this.changes.map((c) => ({
+          message: `set field value to ${JSON.stringify(c.value)}`,
+          field: { path: c.fieldPath },
+          file: { path: c.filePath },
+        }));
+  }
+}
+
+function arrayError(sv: string): SetterError {
+  return new SetterError(`input to array setter must be an array of values, but found ${JSON.stringify(sv)}`);
+}
+
+/** The walk over a `yaml` Document. */
+class DocumentSetters {
+  constructor(private readonly applier: SetterApplier) {}
+
+  scalar(node: Scalar, path: string): void {
+    const current = () => (node.value === null || node.value === undefined ? "" : String(node.value));
+    const value = this.applier.scalarValue(setterPattern(node.comment), current, path);
+    if (value !== undefined) setScalarText(node, value);
   }
 
   /**
@@ -113,13 +169,8 @@ class SetterApplier {
     const onKey = keyNode?.comment ? "key" : "before";
     const raw = seq.flow ? seq.comment : onKey === "key" ? keyNode?.comment : seq.commentBefore;
     const pattern = setterPattern(raw);
-    if (pattern === "" || !this.shouldSet(pattern)) return;
-    const refs = refsIn(pattern);
-    if (!(refs.length === 1 && pattern.startsWith("${") && pattern.endsWith("}"))) {
-      throw new SetterError(`invalid setter pattern for array node: ${JSON.stringify(pattern)}`);
-    }
-    const sv = this.setters.get(pattern.slice(2, -1).trim()) ?? "";
-    const fieldPath = `${path}.${key}`.replace(/^\./, "");
+    const sv = this.applier.arrayValue(pattern, path, key);
+    if (sv === undefined) return;
     const comment = ` ${IDENTIFIER}${pattern}`;
     if (sv === "") {
       if (!seq.flow && onKey === "key" && keyNode) keyNode.comment = undefined;
@@ -129,11 +180,7 @@ class SetterApplier {
       seq.comment = comment;
     } else {
       const parsed = parseDocument(sv);
-      if (parsed.errors.length > 0 || !isSeq(parsed.contents)) {
-        throw new SetterError(
-          `input to array setter must be an array of values, but found ${JSON.stringify(sv)}`,
-        );
-      }
+      if (parsed.errors.length > 0 || !isSeq(parsed.contents)) throw arrayError(sv);
       seq.items = parsed.contents.items;
       if (seq.flow) seq.comment = undefined;
       else if (onKey === "before") seq.commentBefore = undefined;
@@ -141,7 +188,6 @@ class SetterApplier {
       if (keyNode) keyNode.comment = comment;
       else seq.commentBefore = comment;
     }
-    this.changes.push({ filePath: this.filePath, fieldPath, value: sv });
   }
 
   walk(node: unknown, path: string): void {
@@ -155,38 +201,161 @@ class SetterApplier {
   }
 }
 
+/** A yaml.v3 comment's first line as the `yaml` package holds it (without `#`). */
+function commentText(comment: string): string {
+  const nl = comment.indexOf("\n");
+  const first = nl < 0 ? comment : comment.slice(0, nl);
+  if (first.charCodeAt(0) !== 35) return first;
+  return first.length === 1 ? " " : first.slice(1);
+}
+
+function firstNonEmpty(...comments: string[]): string {
+  return comments.find((c) => c !== "") ?? "";
+}
+
+function joinComments(a: string, b: string): string {
+  return a === "" ? b : b === "" ? a : `${a}\n${b}`;
+}
+
+/**
+ * The walk over document nodes, editing them as the Document walk edits its nodes (comments end up
+ * where the Document's trip back to nodes puts them).
+ */
+class NodeSetters {
+  constructor(private readonly applier: SetterApplier) {}
+
+  scalar(node: YNode, path: string, key: YNode | undefined): void {
+    // A `key: value # comment` comment may be held by the key (the Document form moves it to the value).
+    const comment = node.lineComment !== "" ? node.lineComment : (key?.lineComment ?? "");
+    if (comment === "") return;
+    const value = this.applier.scalarValue(
+      setterPattern(commentText(comment)),
+      () => nodeString(node) ?? "",
+      path,
+    );
+    if (value !== undefined) setScalarTextNode(node, value);
+  }
+
+  /** An array setter: the value at `map.content[i]` is a sequence. */
+  sequence(map: YNode, i: number, path: string): void {
+    const key = map.content[i - 1];
+    const seq = map.content[i];
+    const items = seq.content;
+    const flow = (seq.style & Style.Flow) !== 0;
+    const onKey = key.lineComment !== "";
+    const raw = flow
+      ? firstNonEmpty(
+          seq.lineComment,
+          items[items.length - 1]?.footComment ?? "",
+          seq.footComment,
+          key.lineComment,
+        )
+      : onKey
+        ? key.lineComment
+        : (items[0]?.headComment ?? "");
+    if (raw === "") return;
+    const pattern = setterPattern(commentText(raw));
+    const sv = this.applier.arrayValue(pattern, path, keyString(key));
+    if (sv === undefined) return;
+    const comment = `# ${IDENTIFIER}${pattern}`;
+    // What the Document form keeps of the old list: the head comment above its first item when the
+    // setter comment is on the key, the comment below a block list.
+    const before = !flow && onKey ? (items[0]?.headComment ?? "") : "";
+    const trailing = flow ? "" : joinComments(items[items.length - 1]?.footComment ?? "", seq.footComment);
+    seq.footComment = "";
+    if (sv === "") {
+      if (!flow && onKey) key.lineComment = "";
+      if (before !== "") key.headComment = joinComments(key.headComment, before);
+      seq.content = [];
+      seq.style |= Style.Flow;
+      seq.lineComment = comment;
+      return;
+    }
+    let parsed: YNode[];
+    try {
+      parsed = parseStream(sv);
+    } catch {
+      throw arrayError(sv);
+    }
+    const list = parsed.length === 1 ? parsed[0].content[0] : undefined;
+    if (list?.kind !== Kind.Sequence) throw arrayError(sv);
+    seq.content = list.content;
+    seq.style &= ~Style.Flow;
+    seq.lineComment = "";
+    key.lineComment = comment;
+    const first = seq.content[0];
+    if (before !== "") {
+      if (first) first.headComment = joinComments(before, first.headComment);
+      else key.headComment = joinComments(key.headComment, before);
+    }
+    if (trailing === "") return;
+    const last = seq.content[seq.content.length - 1];
+    if (!last) return;
+    if (last.kind === Kind.Mapping || last.kind === Kind.Sequence) {
+      // Below a list ending in a collection the comment heads the next key (or is this key's foot).
+      const next = map.content[i + 1];
+      if (next) next.headComment = joinComments(trailing, next.headComment);
+      else key.footComment = joinComments(key.footComment, trailing);
+    } else last.footComment = joinComments(last.footComment, trailing);
+  }
+
+  walk(node: YNode, path: string): void {
+    walkNodeFields(node, path, {
+      map: (map, at) => {
+        const c = map.content;
+        for (let i = 1; i < c.length; i += 2) if (c[i].kind === Kind.Sequence) this.sequence(map, i, at);
+      },
+      scalar: (scalar, at, key) => this.scalar(scalar, at, key),
+    });
+  }
+}
+
 class SetterError extends Error {}
+
+/** The setters given by the functionConfig (a ConfigMap's data; none for another config). */
+function readSetters(fc: KrmResource | undefined): Map<string, string> {
+  const setters = new Map<string, string>();
+  if (fc && !isEmptyConfig(fc)) {
+    const parsed = configMapData(fc);
+    if ("data" in parsed) for (const [k, v] of parsed.data) setters.set(k, v);
+  }
+  return setters;
+}
+
+/** Runs `walk` over each item with the applier; the function's results, stderr for an error. */
+function applyOn<H>(
+  items: readonly H[],
+  fc: KrmResource | undefined,
+  walk: (applier: SetterApplier, item: H) => void,
+): { results: FunctionResult[]; stderr?: string } {
+  const applier = new SetterApplier(readSetters(fc));
+  try {
+    for (const item of items) walk(applier, item);
+  } catch (err) {
+    if (!(err instanceof SetterError)) throw err;
+    const message = `failed to apply setters: ${err.message}`;
+    return { results: [{ message, severity: "error" }], stderr: message };
+  }
+  return { results: applier.results() };
+}
 
 /** The builtin `apply-setters`. */
 export const applySetters: BuiltinFunction = {
   name: "apply-setters",
   catalogVersion: "v0.2.1",
   run(input) {
-    const setters = new Map<string, string>();
-    const fc: KrmResource | undefined = input.functionConfig;
-    if (fc && !isEmptyConfig(fc)) {
-      const parsed = configMapData(fc);
-      if ("data" in parsed) for (const [k, v] of parsed.data) setters.set(k, v);
-    }
-    const applier = new SetterApplier(setters);
-    try {
-      for (const doc of input.items) {
-        applier.filePath = fileOf(doc)?.path ?? "";
-        applier.walk(doc.contents, "");
-      }
-    } catch (err) {
-      if (!(err instanceof SetterError)) throw err;
-      const message = `failed to apply setters: ${err.message}`;
-      return { items: input.items, results: [{ message, severity: "error" }], stderr: message };
-    }
-    const results: FunctionResult[] =
-      applier.changes.length === 0
-        ? [{ message: "no matches for input setter(s)" }]
-        : applier.changes.map((c) => ({
-            message: `set field value to ${JSON.stringify(c.value)}`,
-            field: { path: c.fieldPath },
-            file: { path: c.filePath },
-          }));
-    return { items: input.items, results };
+    const out = applyOn(input.items, input.functionConfig, (applier, doc) => {
+      applier.filePath = fileOf(doc)?.path ?? "";
+      new DocumentSetters(applier).walk(doc.contents, "");
+    });
+    return { items: input.items, ...out };
+  },
+  runNodes(input) {
+    const out = applyOn(input.items, input.functionConfig, (applier, doc) => {
+      applier.filePath = fileOfNode(doc)?.path ?? "";
+      const root = rootOf(doc);
+      if (root) new NodeSetters(applier).walk(root, "");
+    });
+    return { items: input.items, ...out };
   },
 };

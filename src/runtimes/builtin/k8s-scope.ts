@@ -3,8 +3,7 @@
  * them (the catalog functions ask `openapi.IsNamespaceScoped`). Keys are `<group>/<kind>`, with the
  * core group written as the empty string.
  */
-import type { KrmResource } from "../../krm/resource-list.js";
-import { getString, groupOf } from "./yaml-nodes.js";
+import { groupOf } from "./yaml-nodes.js";
 
 const CLUSTER_SCOPED = new Set([
   "/ComponentStatus",
@@ -80,22 +79,13 @@ const NAMESPACED = new Set([
   "storage.k8s.io/CSIStorageCapacity",
 ]);
 
-/** true = namespaced, false = cluster-scoped, undefined = unknown kind (a custom resource). */
-export function knownNamespaceScope(doc: KrmResource): boolean | undefined {
-  const key = `${groupOf(getString(doc, ["apiVersion"]))}/${getString(doc, ["kind"]) ?? ""}`;
+/**
+ * Whether an apiVersion and kind name a namespaced kind (true), a cluster-scoped one (false), or an
+ * unknown kind such as a custom resource (undefined); either may be absent.
+ */
+export function kindScope(apiVersion: string | undefined, kind: string | undefined): boolean | undefined {
+  const key = `${groupOf(apiVersion)}/${kind ?? ""}`;
   if (NAMESPACED.has(key)) return true;
   if (CLUSTER_SCOPED.has(key)) return false;
   return undefined;
-}
-
-/** SDK `IsNamespaceScoped`: known namespaced kinds, or an unknown kind that has `metadata.namespace`. */
-export function isNamespaceScoped(doc: KrmResource): boolean {
-  const known = knownNamespaceScope(doc);
-  if (known !== undefined) return known;
-  return (getString(doc, ["metadata", "namespace"]) ?? "") !== "";
-}
-
-/** SDK `IsClusterScoped`: only kinds known to be cluster-scoped. */
-export function isClusterScoped(doc: KrmResource): boolean {
-  return knownNamespaceScope(doc) === false;
 }

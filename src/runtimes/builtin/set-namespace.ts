@@ -4,7 +4,6 @@
  * conversion webhooks, APIServices and `config.kubernetes.io/depends-on` annotations. Local-config
  * resources (the Kptfile included when annotated) are skipped.
  */
-import { isMap } from "yaml";
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import {
@@ -14,19 +13,9 @@ import {
   FN_CONFIG_GROUP,
   isEmptyConfig,
 } from "./function-config.js";
-import { isClusterScoped, isNamespaceScoped } from "./k8s-scope.js";
-import {
-  getAnnotation,
-  getMap,
-  getSeq,
-  getString,
-  goList,
-  goQuote,
-  groupOf,
-  setMapString,
-  setString,
-  toJs,
-} from "./yaml-nodes.js";
+import { kindScope } from "./k8s-scope.js";
+import { documentFields, type Fields, nodeFields } from "./node-fields.js";
+import { goList, goQuote, groupOf, toJs } from "./yaml-nodes.js";
 
 const DEFAULT_NAMESPACE = "default";
 const UNKNOWN_NAMESPACE = "~C";
@@ -65,28 +54,39 @@ function readConfig(fc: KrmResource | undefined): Config | string {
   return `unknown functionConfig Kind=${t.kind} ApiVersion=${t.apiVersion}, expect \`ConfigMap.v1\` or \`SetNamespace.v1alpha1.fn.kpt.dev\``;
 }
 
+/** SDK `IsNamespaceScoped` over either form: known namespaced kinds, or an unknown kind with a namespace. */
+function namespaceScoped<H>(f: Fields<H>, doc: H): boolean {
+  const known = kindScope(f.string(doc, ["apiVersion"]), f.string(doc, ["kind"]));
+  return known ?? (f.string(doc, ["metadata", "namespace"]) ?? "") !== "";
+}
+
+/** SDK `IsClusterScoped`: only kinds known to be cluster-scoped. */
+function clusterScoped<H>(f: Fields<H>, doc: H): boolean {
+  return kindScope(f.string(doc, ["apiVersion"]), f.string(doc, ["kind"])) === false;
+}
+
 /** SDK `GetId().Namespace`: the namespace, `default` for namespaced kinds, `~C` otherwise. */
-function idNamespace(doc: KrmResource): string {
-  const ns = getString(doc, ["metadata", "namespace"]) ?? "";
+function idNamespace<H>(f: Fields<H>, doc: H): string {
+  const ns = f.string(doc, ["metadata", "namespace"]) ?? "";
   if (ns !== "") return ns;
-  return isNamespaceScoped(doc) ? DEFAULT_NAMESPACE : UNKNOWN_NAMESPACE;
+  return namespaceScoped(f, doc) ? DEFAULT_NAMESPACE : UNKNOWN_NAMESPACE;
 }
 
 /** The upstream origin (`internal.kpt.dev/upstream-identifier: group|Kind|namespace|name`), if any. */
-function upstreamOrigin(doc: KrmResource): { namespace: string; name: string } | undefined {
-  const id = getAnnotation(doc, UPSTREAM_ID);
+function upstreamOrigin<H>(f: Fields<H>, doc: H): { namespace: string; name: string } | undefined {
+  const id = f.annotation(doc, UPSTREAM_ID);
   if (!id) return undefined;
   const parts = id.split("|");
   if (parts.length !== 4) return undefined;
   return { namespace: parts[2], name: parts[3] };
 }
 
-function originNamespace(doc: KrmResource): string {
-  return upstreamOrigin(doc)?.namespace ?? idNamespace(doc);
+function originNamespace<H>(f: Fields<H>, doc: H): string {
+  return upstreamOrigin(f, doc)?.namespace ?? idNamespace(f, doc);
 }
 
-function originName(doc: KrmResource): string {
-  return upstreamOrigin(doc)?.name ?? getString(doc, ["metadata", "name"]) ?? "";
+function originName<H>(f: Fields<H>, doc: H): string {
+  return upstreamOrigin(f, doc)?.name ?? f.string(doc, ["metadata", "name"]) ?? "";
 }
 
 class Replacer {
@@ -114,61 +114,66 @@ function sorted(values: Set<string>): string[] {
   return [...values].sort();
 }
 
-function visitClusterScoped(doc: KrmResource, r: Replacer): void {
-  const apiVersion = getString(doc, ["apiVersion"]) ?? "";
-  const kind = getString(doc, ["kind"]) ?? "";
+/** Visits the `namespace` field of a service map (CRD conversion webhook, APIService). */
+function visitService<H>(f: Fields<H>, service: H | undefined, r: Replacer): void {
+  if (service === undefined) return;
+  const next = r.visit("", f.string(service, ["namespace"]) ?? "");
+  if (next !== undefined) f.setMapString(service, "namespace", next);
+}
+
+function visitClusterScoped<H>(f: Fields<H>, doc: H, r: Replacer): void {
+  const apiVersion = f.string(doc, ["apiVersion"]) ?? "";
+  const kind = f.string(doc, ["kind"]) ?? "";
   if (kind === "Namespace" && apiVersion === "v1") {
-    const next = r.visit(originName(doc), getString(doc, ["metadata", "name"]) ?? "");
-    if (next !== undefined) setString(doc, ["metadata", "name"], next);
+    const next = r.visit(originName(f, doc), f.string(doc, ["metadata", "name"]) ?? "");
+    if (next !== undefined) f.setString(doc, ["metadata", "name"], next);
   } else if (kind === "CustomResourceDefinition" && groupOf(apiVersion) === "apiextensions.k8s.io") {
-    const service = getMap(doc, ["spec", "conversion", "webhook", "clientConfig", "service"]);
-    if (!service) return;
-    const next = r.visit("", getString(service, ["namespace"]) ?? "");
-    if (next !== undefined) setMapString(service, "namespace", next);
+    visitService(f, f.map(doc, ["spec", "conversion", "webhook", "clientConfig", "service"]), r);
   } else if (kind === "APIService" && groupOf(apiVersion) === "apiregistration.k8s.io") {
-    const service = getMap(doc, ["spec", "service"]);
-    if (!service) return;
-    const next = r.visit("", getString(service, ["namespace"]) ?? "");
-    if (next !== undefined) setMapString(service, "namespace", next);
+    visitService(f, f.map(doc, ["spec", "service"]), r);
   } else if (kind === "ClusterRoleBinding" || kind === "RoleBinding") {
-    for (const subject of getSeq(doc, ["subjects"])?.items ?? []) {
-      if (!isMap(subject) || !subject.has("namespace")) continue;
-      const next = r.visit("", getString(subject, ["namespace"]) ?? "");
-      if (next !== undefined) setMapString(subject, "namespace", next);
+    for (const subject of f.mapItems(doc, ["subjects"])) {
+      if (!f.exists(subject, ["namespace"])) continue;
+      const next = r.visit("", f.string(subject, ["namespace"]) ?? "");
+      if (next !== undefined) f.setMapString(subject, "namespace", next);
     }
   }
 }
 
 /** The depends-on targets as they were before the change (`<group>/namespaces/<ns>/<kind>/<name>`) and the upstream namespaces. */
-function scanObjects(objects: readonly KrmResource[]): {
+function scanObjects<H>(
+  f: Fields<H>,
+  objects: readonly H[],
+): {
   dependsOnTargets: Set<string>;
   origins: Set<string>;
 } {
   const dependsOnTargets = new Set<string>();
   const origins = new Set<string>();
   for (const doc of objects) {
-    const ns = idNamespace(doc);
+    const ns = idNamespace(f, doc);
     if (ns !== UNKNOWN_NAMESPACE) {
-      const group = groupOf(getString(doc, ["apiVersion"]));
-      const kind = getString(doc, ["kind"]) ?? "";
-      dependsOnTargets.add(`${group}/namespaces/${ns}/${kind}/${getString(doc, ["metadata", "name"]) ?? ""}`);
+      const group = groupOf(f.string(doc, ["apiVersion"]));
+      const kind = f.string(doc, ["kind"]) ?? "";
+      dependsOnTargets.add(`${group}/namespaces/${ns}/${kind}/${f.string(doc, ["metadata", "name"]) ?? ""}`);
     }
-    const up = upstreamOrigin(doc);
-    if (up && !isClusterScoped(doc) && up.namespace !== UNKNOWN_NAMESPACE) origins.add(up.namespace);
+    const up = upstreamOrigin(f, doc);
+    if (up && !clusterScoped(f, doc) && up.namespace !== UNKNOWN_NAMESPACE) origins.add(up.namespace);
   }
   return { dependsOnTargets, origins };
 }
 
 /** Moves the `depends-on` annotations that name a target of the package to the new namespace; its result. */
-function updateDependsOn(
-  objects: readonly KrmResource[],
+function updateDependsOn<H>(
+  f: Fields<H>,
+  objects: readonly H[],
   config: Config,
   dependsOnTargets: ReadonlySet<string>,
 ): FunctionResult {
   let annoCount = 0;
   const annoOld = new Set<string>();
   for (const doc of objects) {
-    const value = getAnnotation(doc, DEPENDS_ON);
+    const value = f.annotation(doc, DEPENDS_ON);
     if (!value || !NAMESPACED_DEPENDS_ON.test(value) || !dependsOnTargets.has(value)) continue;
     const segments = value.split("/");
     if (segments[2] === config.namespace) continue;
@@ -176,7 +181,7 @@ function updateDependsOn(
     annoOld.add(segments[2]);
     segments[2] = config.namespace;
     annoCount += 1;
-    setString(doc, ["metadata", "annotations", DEPENDS_ON], segments.join("/"));
+    f.setString(doc, ["metadata", "annotations", DEPENDS_ON], segments.join("/"));
   }
   return {
     message:
@@ -187,12 +192,13 @@ function updateDependsOn(
   };
 }
 
-function transform(items: KrmResource[], config: Config): FunctionResult[] {
+/** The catalog's transform over either form of the items (edited in place); its results. */
+function transform<H>(f: Fields<H>, items: readonly H[], config: Config): FunctionResult[] {
   const objects = items.filter((doc) => {
-    const v = getAnnotation(doc, "config.kubernetes.io/local-config");
+    const v = f.annotation(doc, "config.kubernetes.io/local-config");
     return v === undefined || v === "" || v === "false";
   });
-  const { dependsOnTargets, origins } = scanObjects(objects);
+  const { dependsOnTargets, origins } = scanObjects(f, objects);
   if (config.matcher === "" && origins.size > 1) {
     return [
       {
@@ -202,11 +208,11 @@ function transform(items: KrmResource[], config: Config): FunctionResult[] {
     ];
   }
   const r = new Replacer(config.namespace, config.matcher);
-  for (const doc of objects) if (isClusterScoped(doc)) visitClusterScoped(doc, r);
+  for (const doc of objects) if (clusterScoped(f, doc)) visitClusterScoped(f, doc, r);
   for (const doc of objects) {
-    if (!isNamespaceScoped(doc)) continue;
-    const next = r.visit(originNamespace(doc), getString(doc, ["metadata", "namespace"]) ?? "");
-    if (next !== undefined) setString(doc, ["metadata", "namespace"], next);
+    if (!namespaceScoped(f, doc)) continue;
+    const next = r.visit(originNamespace(f, doc), f.string(doc, ["metadata", "namespace"]) ?? "");
+    if (next !== undefined) f.setString(doc, ["metadata", "namespace"], next);
   }
   const namespaces: FunctionResult = {
     message:
@@ -215,7 +221,19 @@ function transform(items: KrmResource[], config: Config): FunctionResult[] {
         : `namespace ${goList(sorted(r.old))} updated to ${goQuote(config.namespace)}, ${r.count} value(s) changed`,
     severity: "info",
   };
-  return [namespaces, updateDependsOn(objects, config, dependsOnTargets)];
+  return [namespaces, updateDependsOn(f, objects, config, dependsOnTargets)];
+}
+
+/** The results of the function on either form (items edited in place); exit code 0 even for errors. */
+function setNamespaceOn<H>(
+  f: Fields<H>,
+  items: readonly H[],
+  functionConfig: KrmResource | undefined,
+): { results: FunctionResult[]; exitCode: number } {
+  const config = readConfig(functionConfig);
+  if (typeof config === "string")
+    return { results: [configErrorResult(config, functionConfig)], exitCode: 0 };
+  return { results: transform(f, items, config), exitCode: 0 };
 }
 
 /** The builtin `set-namespace`. Errors are reported as results with exit code 0, as the catalog does. */
@@ -223,11 +241,9 @@ export const setNamespace: BuiltinFunction = {
   name: "set-namespace",
   catalogVersion: "v0.4.1",
   run(input) {
-    const config = readConfig(input.functionConfig);
-    if (typeof config === "string") {
-      const result = configErrorResult(config, input.functionConfig);
-      return { items: input.items, results: [result], exitCode: 0 };
-    }
-    return { items: input.items, results: transform(input.items, config), exitCode: 0 };
+    return { items: input.items, ...setNamespaceOn(documentFields, input.items, input.functionConfig) };
+  },
+  runNodes(input) {
+    return { items: input.items, ...setNamespaceOn(nodeFields, input.items, input.functionConfig) };
   },
 };
