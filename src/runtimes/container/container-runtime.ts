@@ -3,8 +3,10 @@
  * when one of them is installed and its daemon answers; otherwise every function is "not mine".
  */
 import { classifyTag, statusImage } from "../../engine/image.js";
+import type { NodeResourceList, ResourceList } from "../../krm/resource-list.js";
 import { decodeResourceList, encodeResourceList } from "../exec/wire.js";
-import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import { decodeNodeResourceList, encodeNodeResourceList } from "../exec/wire-nodes.js";
+import type { FunctionRunOutcome, FunctionRunRequest, FunctionRuntime } from "../runtime.js";
 
 /** Options of the container runtime. */
 export interface ContainerRuntimeOptions {
@@ -50,48 +52,70 @@ async function probe(engines: string[]): Promise<string | undefined> {
   return undefined;
 }
 
-/** Creates the container runtime; the engine is probed once, on first use. Never throws. */
+/** A ResourceList's text for stdin and how to read the answer to it. */
+interface Wire<L> {
+  text: string;
+  decode: (stdout: string) => L;
+}
+
+/**
+ * Creates the container runtime; the engine is probed once, on first use. Never throws. `runNodes`
+ * is `run` on node items.
+ */
 export function createContainerRuntime(options: ContainerRuntimeOptions = {}): FunctionRuntime {
   let engine: Promise<string | undefined> | undefined;
   const timeout = options.timeoutMs ?? 300_000;
   const maxBuffer = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  const execute = async <L extends ResourceList | NodeResourceList>(
+    request: Omit<FunctionRunRequest, "input">,
+    encode: () => Wire<L>,
+  ): Promise<(Omit<FunctionRunOutcome, "output"> & { output?: L }) | undefined> => {
+    if (!request.fn.image || request.fn.exec !== undefined) return undefined;
+    engine ??= probe(options.engines ?? ["docker", "podman"]);
+    const bin = await engine;
+    if (!bin) return undefined;
+    let image: string;
+    try {
+      image = runnableImage(request.fn.image, request.fn.tag);
+    } catch (err) {
+      return { exitCode: 1, stderr: "", executionError: (err as Error).message };
+    }
+    const { execa } = await import("execa");
+    const wire = encode();
+    const result = await execa(
+      bin,
+      ["run", "--rm", "-i", "--network", "none", "--security-opt=no-new-privileges", image],
+      {
+        input: wire.text,
+        reject: false,
+        timeout,
+        maxBuffer,
+        stripFinalNewline: false,
+      },
+    );
+    const stderr = typeof result.stderr === "string" ? result.stderr : "";
+    if (result.timedOut || result.isMaxBuffer || result.exitCode === undefined) {
+      return { exitCode: 1, stderr, executionError: result.shortMessage };
+    }
+    try {
+      const output = wire.decode(String(result.stdout));
+      return { exitCode: result.exitCode, stderr, output };
+    } catch {
+      return { exitCode: result.exitCode === 0 ? 1 : result.exitCode, stderr };
+    }
+  };
   return {
     name: "container",
     keepsInput: () => true, // the input goes to the container as text
-    async run(request): Promise<FunctionRunOutcome | undefined> {
-      if (!request.fn.image || request.fn.exec !== undefined) return undefined;
-      engine ??= probe(options.engines ?? ["docker", "podman"]);
-      const bin = await engine;
-      if (!bin) return undefined;
-      let image: string;
-      try {
-        image = runnableImage(request.fn.image, request.fn.tag);
-      } catch (err) {
-        return { exitCode: 1, stderr: "", executionError: (err as Error).message };
-      }
-      const { execa } = await import("execa");
-      const wire = encodeResourceList(request.input);
-      const result = await execa(
-        bin,
-        ["run", "--rm", "-i", "--network", "none", "--security-opt=no-new-privileges", image],
-        {
-          input: wire.text,
-          reject: false,
-          timeout,
-          maxBuffer,
-          stripFinalNewline: false,
-        },
-      );
-      const stderr = typeof result.stderr === "string" ? result.stderr : "";
-      if (result.timedOut || result.isMaxBuffer || result.exitCode === undefined) {
-        return { exitCode: 1, stderr, executionError: result.shortMessage };
-      }
-      try {
-        const output = decodeResourceList(String(result.stdout), wire);
-        return { exitCode: result.exitCode, stderr, output };
-      } catch {
-        return { exitCode: result.exitCode === 0 ? 1 : result.exitCode, stderr };
-      }
-    },
+    run: (request) =>
+      execute(request, () => {
+        const wire = encodeResourceList(request.input);
+        return { text: wire.text, decode: (stdout) => decodeResourceList(stdout, wire) };
+      }),
+    runNodes: (request) =>
+      execute(request, () => {
+        const wire = encodeNodeResourceList(request.input);
+        return { text: wire.text, decode: (stdout) => decodeNodeResourceList(stdout, wire) };
+      }),
   };
 }

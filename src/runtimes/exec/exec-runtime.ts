@@ -5,11 +5,13 @@
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import type { NodeResourceList, ResourceList } from "../../krm/resource-list.js";
+import type { FunctionRunOutcome, FunctionRunRequest, FunctionRuntime } from "../runtime.js";
 import { confinedPath, confineExecutable, type ExecConfinement } from "./confine.js";
 import { type ProcessRun, type RunProcessOptions, runProcess } from "./run-process.js";
 import { splitCommand } from "./split-command.js";
 import { decodeResourceList, encodeResourceList } from "./wire.js";
+import { decodeNodeResourceList, encodeNodeResourceList } from "./wire-nodes.js";
 
 /** kpt's message when an exec function runs without permission. */
 export const EXEC_NOT_ALLOWED = "must run with `--allow-exec` option to allow running function binaries";
@@ -66,13 +68,13 @@ async function runConfined(
   }
 }
 
-/** The step's outcome from what the process did: its ResourceList, or why it failed (never throws). */
-function outcomeOf(
+/** What a step's run gave: the process's output decoded by `decode`, or why it failed (never throws). */
+function outcomeOf<L extends ResourceList | NodeResourceList>(
   result: ProcessRun,
   file: string,
-  wire: ReturnType<typeof encodeResourceList>,
+  decode: (stdout: string) => L,
   { timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number },
-): FunctionRunOutcome {
+): Omit<FunctionRunOutcome, "output"> & { output?: L } {
   const { stdout, stderr } = result;
   if (result.spawnError) {
     const why =
@@ -92,7 +94,7 @@ function outcomeOf(
   }
   const exitCode = result.exitCode;
   try {
-    const output = decodeResourceList(stdout, wire);
+    const output = decode(stdout);
     return { exitCode, stderr, output };
   } catch (err) {
     if (exitCode !== 0) return { exitCode, stderr };
@@ -105,46 +107,59 @@ function outcomeOf(
 }
 
 /**
- * Creates the exec runtime. `run` resolves `undefined` for `image:` steps. It never throws: a command
- * that cannot start gives `executionError`; a non-zero exit, a timeout, an output over the cap or an
- * unparsable stdout give a non-zero `exitCode` with the reason in `stderr`.
+ * Creates the exec runtime. `run` (and `runNodes`, on node items) resolves `undefined` for `image:`
+ * steps. It never throws: a command that cannot start gives `executionError`; a non-zero exit, a
+ * timeout, an output over the cap or an unparsable stdout give a non-zero `exitCode` with the reason
+ * in `stderr`.
  */
 export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const limits = { timeoutMs, maxBytes };
+  /** Runs the step's command on `input` (written lazily, once the command is known to run). */
+  const execute = async <L extends ResourceList | NodeResourceList>(
+    request: Omit<FunctionRunRequest, "input">,
+    encode: () => { text: string; decode: (stdout: string) => L },
+  ): Promise<(Omit<FunctionRunOutcome, "output"> & { output?: L }) | undefined> => {
+    const command = request.fn.exec;
+    if (command === undefined || request.fn.image) return undefined;
+    if (!options.allow) return { exitCode: 1, stderr: "", executionError: EXEC_NOT_ALLOWED };
+    let argv: string[];
+    try {
+      argv = splitCommand(command);
+    } catch (err) {
+      return { exitCode: 1, stderr: "", executionError: err instanceof Error ? err.message : String(err) };
+    }
+    if (argv.length === 0) return { exitCode: 1, stderr: "", executionError: "exec command is empty" };
+    const [file, ...args] = argv;
+    let program: string | undefined;
+    if (options.confine) {
+      const path = confinedPath(process.env.PATH);
+      const confined = confineExecutable(file, command, request.origin, options.confinement, path);
+      if ("problem" in confined) return { exitCode: 1, stderr: "", executionError: confined.problem };
+      program = confined.program;
+    }
+    const wire = encode();
+    const base = { input: wire.text, timeoutMs, maxBytes };
+    const result =
+      program !== undefined
+        ? await runConfined(program, file, args, base, options.confinement)
+        : await runProcess(file, args, { ...base, cwd: request.cwd ?? options.cwd ?? process.cwd() });
+    return outcomeOf(result, file, wire.decode, limits);
+  };
   return {
     name: "exec",
     // The input is written to the process; an item handed back unchanged is the input document.
     keepsInput: () => true,
-    async run(request): Promise<FunctionRunOutcome | undefined> {
-      const command = request.fn.exec;
-      if (command === undefined || request.fn.image) return undefined;
-      if (!options.allow) return { exitCode: 1, stderr: "", executionError: EXEC_NOT_ALLOWED };
-      let argv: string[];
-      try {
-        argv = splitCommand(command);
-      } catch (err) {
-        return { exitCode: 1, stderr: "", executionError: err instanceof Error ? err.message : String(err) };
-      }
-      if (argv.length === 0) return { exitCode: 1, stderr: "", executionError: "exec command is empty" };
-      const [file, ...args] = argv;
-      const wire = encodeResourceList(request.input);
-      const base = { input: wire.text, timeoutMs, maxBytes };
-      let result: ProcessRun;
-      if (options.confine) {
-        const confined = confineExecutable(
-          file,
-          command,
-          request.origin,
-          options.confinement,
-          confinedPath(process.env.PATH),
-        );
-        if ("problem" in confined) return { exitCode: 1, stderr: "", executionError: confined.problem };
-        result = await runConfined(confined.program, file, args, base, options.confinement);
-      } else {
-        result = await runProcess(file, args, { ...base, cwd: request.cwd ?? options.cwd ?? process.cwd() });
-      }
-      return outcomeOf(result, file, wire, { timeoutMs, maxBytes });
-    },
+    run: (request) =>
+      execute(request, () => {
+        const wire = encodeResourceList(request.input);
+        return { text: wire.text, decode: (stdout: string) => decodeResourceList(stdout, wire) };
+      }),
+    runNodes: (request) =>
+      execute(request, () => {
+        const wire = encodeNodeResourceList(request.input);
+        return { text: wire.text, decode: (stdout: string) => decodeNodeResourceList(stdout, wire) };
+      }),
   };
 }

@@ -32,7 +32,8 @@ export interface WireRequest {
   sent: YNode[];
 }
 
-function joinComment(a: string, b: string): string {
+/** Two comments' text as one (either may be empty). */
+export function joinComment(a: string, b: string): string {
   return a === "" ? b : b === "" ? a : `${a}\n${b}`;
 }
 
@@ -41,7 +42,7 @@ function joinComment(a: string, b: string): string {
  * item's `- ` would be read back as the previous item's (after a trailing null value, `data:`), so it
  * travels inside the item, where it is read back as the item's own.
  */
-function wireNode(doc: KrmResource): YNode {
+export function wireNode(doc: KrmResource): YNode {
   const d = documentToNode(doc);
   const root = d.content[0];
   if (d.headComment !== "") {
@@ -52,7 +53,8 @@ function wireNode(doc: KrmResource): YNode {
   return root;
 }
 
-function resourceList(items: YNode[], functionConfig: YNode | undefined): YNode {
+/** A ResourceList document node around the wire forms of its items and functionConfig. */
+export function resourceList(items: YNode[], functionConfig: YNode | undefined): YNode {
   const root = new YNode(Kind.Mapping, "!!map");
   root.content.push(scalar("apiVersion"), scalar("config.kubernetes.io/v1"));
   root.content.push(scalar("kind"), scalar("ResourceList"));
@@ -78,7 +80,8 @@ export function serializeResourceList(list: ResourceList): string {
 
 const SEVERITIES: readonly string[] = ["error", "warning", "warn", "info"];
 
-function toResult(value: unknown): FunctionResult | undefined {
+/** A result as a function wrote it, or undefined when it is not a mapping. */
+export function toResult(value: unknown): FunctionResult | undefined {
   if (!value || typeof value !== "object") return undefined;
   const v = value as Record<string, unknown>;
   const result: FunctionResult = {
@@ -100,7 +103,7 @@ function toResult(value: unknown): FunctionResult | undefined {
 const MAX_ALIAS_EXPANSION = 200_000;
 
 /** The root mapping of a function's stdout. @throws Error describing what is wrong. */
-function readRoot(text: string): YNode {
+export function readRoot(text: string): YNode {
   let docs: YNode[];
   try {
     // One document as functions write it: the fast reader, or the full parser where it is unsure.
@@ -122,14 +125,14 @@ function readRoot(text: string): YNode {
 }
 
 /** An item's node as a document of its own (what a function's item becomes in the package). */
-function itemDocument(node: YNode): KrmResource {
+export function itemDocument(node: YNode): KrmResource {
   const d = new YNode(Kind.Document);
   d.content.push(node);
   return nodeToDocument(d);
 }
 
 /** The value of one annotation on an item's nodes, or undefined. */
-function nodeAnnotation(item: YNode, key: string): string | undefined {
+export function nodeAnnotation(item: YNode, key: string): string | undefined {
   const meta = mapGet(item, "metadata");
   const annotations = meta && meta.kind === Kind.Mapping ? mapGet(meta, "annotations") : undefined;
   const v = annotations && annotations.kind === Kind.Mapping ? mapGet(annotations, key) : undefined;

@@ -6,9 +6,11 @@
  * garbage fails the step with a message naming the runner, never hangs a render.
  */
 import type * as Grpc from "@grpc/grpc-js";
+import type { NodeResourceList, ResourceList } from "../../krm/resource-list.js";
 import { runnableImage } from "../container/container-runtime.js";
 import { decodeResourceList, encodeResourceList } from "../exec/wire.js";
-import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
+import { decodeNodeResourceList, encodeNodeResourceList } from "../exec/wire-nodes.js";
+import type { FunctionRunOutcome, FunctionRunRequest, FunctionRuntime } from "../runtime.js";
 import {
   decodeResponse,
   EVALUATE_FUNCTION,
@@ -135,45 +137,59 @@ function connectLazily(settings: FunctionRunnerSettings): {
  * Creates the runtime. `run` resolves `undefined` for `exec:` steps and for images the allow-list does
  * not match; otherwise it never throws: a failed call gives a non-zero `exitCode`, with the function's
  * own failure in `stderr` and a transport failure (unreachable, deadline, undecodable answer) in
- * `executionError`. The connection opens on first use; `close()` ends it.
+ * `executionError`. `runNodes` is `run` on node items. The connection opens on first use; `close()`
+ * ends it.
  */
 export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): ClosableRuntime {
   const allowed = imageMatcher(settings.images);
   const runner = connectLazily(settings);
+  const execute = async <L extends ResourceList | NodeResourceList>(
+    request: Omit<FunctionRunRequest, "input">,
+    encode: () => { text: string; decode: (stdout: string) => L },
+  ): Promise<(Omit<FunctionRunOutcome, "output"> & { output?: L }) | undefined> => {
+    const { image: written, tag, exec } = request.fn;
+    if (!written || exec !== undefined) return undefined;
+    let image: string;
+    try {
+      image = runnableImage(written, tag);
+    } catch (err) {
+      if (!allowed(runnableImage(written, undefined))) return undefined;
+      return { exitCode: 1, stderr: "", executionError: (err as Error).message };
+    }
+    if (!allowed(image)) return undefined;
+    const wire = encode();
+    const resourceList = Buffer.from(wire.text, "utf8");
+    let response: EvaluateFunctionResponse;
+    try {
+      response = await runner.call({ resourceList, image });
+    } catch (err) {
+      const error = err as Grpc.ServiceError;
+      if (isFunctionFailure(error)) return { exitCode: 1, stderr: error.details };
+      return { exitCode: 1, stderr: "", executionError: callFailure(settings, image, error) };
+    }
+    const stderr = Buffer.from(response.log).toString("utf8");
+    try {
+      const output = wire.decode(Buffer.from(response.resourceList).toString("utf8"));
+      // The runner answers OK only when the function exited 0 (a failure is an INTERNAL status).
+      return { exitCode: 0, stderr, output };
+    } catch (err) {
+      const why = `function runner ${settings.address} answered for ${JSON.stringify(image)} with no valid ResourceList: ${(err as Error).message}`;
+      return { exitCode: 1, stderr, executionError: why };
+    }
+  };
   return {
     name: "function-runner",
     keepsInput: () => true, // the input goes to the runner as text
     close: runner.close,
-    async run(request): Promise<FunctionRunOutcome | undefined> {
-      const { image: written, tag, exec } = request.fn;
-      if (!written || exec !== undefined) return undefined;
-      let image: string;
-      try {
-        image = runnableImage(written, tag);
-      } catch (err) {
-        if (!allowed(runnableImage(written, undefined))) return undefined;
-        return { exitCode: 1, stderr: "", executionError: (err as Error).message };
-      }
-      if (!allowed(image)) return undefined;
-      const wire = encodeResourceList(request.input);
-      const resourceList = Buffer.from(wire.text, "utf8");
-      let response: EvaluateFunctionResponse;
-      try {
-        response = await runner.call({ resourceList, image });
-      } catch (err) {
-        const error = err as Grpc.ServiceError;
-        if (isFunctionFailure(error)) return { exitCode: 1, stderr: error.details };
-        return { exitCode: 1, stderr: "", executionError: callFailure(settings, image, error) };
-      }
-      const stderr = Buffer.from(response.log).toString("utf8");
-      try {
-        const output = decodeResourceList(Buffer.from(response.resourceList).toString("utf8"), wire);
-        // The runner answers OK only when the function exited 0 (a failure is an INTERNAL status).
-        return { exitCode: 0, stderr, output };
-      } catch (err) {
-        const why = `function runner ${settings.address} answered for ${JSON.stringify(image)} with no valid ResourceList: ${(err as Error).message}`;
-        return { exitCode: 1, stderr, executionError: why };
-      }
-    },
+    run: (request) =>
+      execute(request, () => {
+        const wire = encodeResourceList(request.input);
+        return { text: wire.text, decode: (stdout: string) => decodeResourceList(stdout, wire) };
+      }),
+    runNodes: (request) =>
+      execute(request, () => {
+        const wire = encodeNodeResourceList(request.input);
+        return { text: wire.text, decode: (stdout: string) => decodeNodeResourceList(stdout, wire) };
+      }),
   };
 }
