@@ -216,24 +216,194 @@ function answerItem(node: YNode, at: number, request: NodeWireRequest, sameText:
   return sameNode(wireNode(item), sent) ? source : documentToNode(item);
 }
 
+/** The ids of the input items: each id's item, and each item's id when that id names it. */
+interface InputIds {
+  byId: Map<string, number>;
+  /** Item `k`'s id when `byId` maps it back to `k` (the item an output with that id answers). */
+  own: (string | undefined)[];
+}
+
+function inputIds(request: NodeWireRequest | undefined): InputIds {
+  const byId = new Map<string, number>();
+  const ids: (string | undefined)[] = [];
+  request?.input.items.forEach((item, i) => {
+    const at = item.content[0];
+    const id = at && (nodeAnnotation(at, RESOURCE_ID) ?? nodeAnnotation(at, LEGACY_RESOURCE_ID));
+    ids.push(id);
+    if (id !== undefined) byId.set(id, i);
+  });
+  return { byId, own: ids.map((id, i) => (id !== undefined && byId.get(id) === i ? id : undefined)) };
+}
+
+/** An anchor or alias as our writer writes one: `&` or `*` opening a token. */
+const ANCHOR_OR_ALIAS = /(?:^|[\s,[{])[&*][^\s,[\]{}]/;
+
+/**
+ * Whether the text written for input item `k` can stand for it where an output item has the same
+ * text: it holds no anchor or alias (the output's are expanded, so run reads such an item as new)
+ * and does not end in a comment line.
+ */
+function plainWritten(request: NodeWireRequest, spans: number[], k: number): boolean {
+  const from = spans[k];
+  const to = spans[k + 1];
+  return !ANCHOR_OR_ALIAS.test(request.text.slice(from, to)) && !endsInComment(request.text, from, to);
+}
+
+/** One output item read from its nodes (`answerItem` when it carries an input item's id). */
+function readItem(node: YNode, request: NodeWireRequest | undefined, ids: InputIds, sameText: boolean) {
+  const id = nodeAnnotation(node, RESOURCE_ID) ?? nodeAnnotation(node, LEGACY_RESOURCE_ID);
+  const at = id === undefined ? undefined : ids.byId.get(id);
+  if (request === undefined || at === undefined) return documentOf(node);
+  return answerItem(node, at, request, sameText);
+}
+
+/** What stands for an unchanged item in the text read (one line, a mapping no function writes). */
+const PLACEHOLDER = "- _: _\n";
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+function isPlaceholder(n: YNode): boolean {
+  const [k, v] = n.content;
+  return (
+    n.kind === Kind.Mapping &&
+    n.content.length === 2 &&
+    k.value === "_" &&
+    v.value === "_" &&
+    n.headComment + n.lineComment + n.footComment + k.headComment + k.lineComment + v.lineComment === ""
+  );
+}
+
+/**
+ * The output read with its unchanged items set aside: each entry of `items` (a `- ` line at column 0
+ * after the `items:` line, to the next) whose text is the text written for an input item (of its
+ * own id, no anchors, no comment line at its end or just before it) is replaced by a one-line
+ * placeholder, the rest is read, and each placeholder becomes that input node. Undefined when no
+ * entry is unchanged, or the text read does not have exactly those entries on those lines (then the
+ * whole output is read).
+ */
+function withUnchangedAside(
+  text: string,
+  request: NodeWireRequest,
+  ids: InputIds,
+): NodeResourceList | undefined {
+  const written = request.spans;
+  if (!written) return undefined;
+  const head = text.startsWith("items:\n") ? 0 : text.indexOf("\nitems:\n") + 1;
+  if (head < 0 || (head === 0 && !text.startsWith("items:\n")) || text.includes("\nitems:", head + 1))
+    return undefined;
+  const starts: number[] = [];
+  let end = text.length;
+  for (let at = head + "items:\n".length; at < text.length; ) {
+    const c = text.charCodeAt(at);
+    if (entryAt(text, at)) starts.push(at);
+    else if (c !== 35 && c !== 32 && c !== 10) {
+      end = at;
+      break;
+    }
+    const nl = text.indexOf("\n", at);
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  if (starts.length === 0) return undefined;
+  starts.push(end);
+  const count = request.input.items.length;
+  const source = request.text;
+  let byText: Map<string, number> | undefined;
+  const sameAs = (k: number, s: number, length: number) =>
+    k >= 0 &&
+    k < count &&
+    written[k + 1] - written[k] === length &&
+    text.startsWith(source.slice(written[k], written[k] + length), s);
+  /** The input item whose written text is `text.slice(s, e)`: the same place, the next, or any. */
+  const unchangedAs = (j: number, s: number, e: number, last: number): number | undefined => {
+    let k: number | undefined = sameAs(j, s, e - s) ? j : sameAs(last + 1, s, e - s) ? last + 1 : undefined;
+    if (k === undefined) {
+      if (!byText) {
+        byText = new Map();
+        for (let i = count - 1; i >= 0; i--) byText.set(source.slice(written[i], written[i + 1]), i);
+      }
+      k = byText.get(text.slice(s, e));
+    }
+    if (k === undefined || ids.own[k] === undefined || request.sent[k].headComment !== "") return undefined;
+    return plainWritten(request, written, k) ? k : undefined;
+  };
+  const parts = [text.slice(0, starts[0])];
+  let line = 1 + countLines(parts[0]);
+  const lines: number[] = [];
+  const kept: (number | undefined)[] = [];
+  let afterComment = endsInComment(text, head, starts[0]);
+  let last = -1;
+  for (let j = 0; j + 1 < starts.length; j++) {
+    const s = starts[j];
+    const e = starts[j + 1];
+    const comment = endsInComment(text, s, e);
+    const k = afterComment || comment ? undefined : unchangedAs(j, s, e, last);
+    lines.push(line);
+    kept.push(k);
+    if (k !== undefined) {
+      parts.push(PLACEHOLDER);
+      line++;
+      last = k;
+    } else {
+      const part = text.slice(s, e);
+      parts.push(part);
+      line += countLines(part);
+    }
+    afterComment = comment;
+  }
+  if (kept.every((k) => k === undefined)) return undefined;
+  parts.push(text.slice(end));
+  let root: YNode;
+  try {
+    root = readRoot(parts.join(""));
+  } catch {
+    return undefined;
+  }
+  const itemsNode = mapGet(root, "items");
+  if (!itemsNode || itemsNode.kind !== Kind.Sequence || itemsNode.content.length !== kept.length)
+    return undefined;
+  const entries = itemsNode.content;
+  for (let j = 0; j < entries.length; j++) {
+    const at = entries[j].line;
+    if (at < lines[j] || (j + 1 < lines.length && at >= lines[j + 1])) return undefined;
+    if (kept[j] !== undefined && !isPlaceholder(entries[j])) return undefined;
+  }
+  const items: YNode[] = [];
+  entries.forEach((node, j) => {
+    const k = kept[j];
+    if (k !== undefined) items.push(request.input.items[k]);
+    else if (node.kind === Kind.Mapping) items.push(readItem(node, request, ids, false));
+  });
+  return finish(root, items);
+}
+
+function finish(root: YNode, items: YNode[]): NodeResourceList {
+  const list: NodeResourceList = { items, results: resultsOf(root) };
+  const fc = mapGet(root, "functionConfig");
+  if (fc && fc.kind === Kind.Mapping) list.functionConfig = itemDocument(fc);
+  return list;
+}
+
 /**
  * Reads a function's stdout into a node ResourceList (the contract of `decodeResourceList`): with
  * the request it answers, an output item with an input item's id that the function handed back
  * unchanged is that input node itself; every other item is a document node of its own (comments and
- * field order are the engine's to restore). Aliases are resolved. @throws Error describing what is
- * wrong when stdout is not a ResourceList.
+ * field order are the engine's to restore). Items whose text is the text written for them are not
+ * read at all (`withUnchangedAside`). Aliases are resolved. @throws Error describing what is wrong
+ * when stdout is not a ResourceList.
  */
 export function decodeNodeResourceList(text: string, request?: NodeWireRequest): NodeResourceList {
   if (request && text === request.text) {
     return { items: [...request.input.items], functionConfig: request.input.functionConfig, results: [] };
   }
+  const ids = inputIds(request);
+  const aside = request ? withUnchangedAside(text, request, ids) : undefined;
+  if (aside) return aside;
   const root = readRoot(text);
-  const byId = new Map<string, number>();
-  request?.input.items.forEach((item, i) => {
-    const at = item.content[0];
-    const id = at && (nodeAnnotation(at, RESOURCE_ID) ?? nodeAnnotation(at, LEGACY_RESOURCE_ID));
-    if (id !== undefined) byId.set(id, i);
-  });
   const items: YNode[] = [];
   const itemsNode = mapGet(root, "items");
   if (itemsNode && itemsNode.kind === Kind.Sequence) {
@@ -241,29 +411,22 @@ export function decodeNodeResourceList(text: string, request?: NodeWireRequest):
     const spans = written ? outputSpans(text, root, itemsNode) : undefined;
     itemsNode.content.forEach((node, j) => {
       if (node.kind !== Kind.Mapping) return;
-      const id = nodeAnnotation(node, RESOURCE_ID) ?? nodeAnnotation(node, LEGACY_RESOURCE_ID);
-      const at = id === undefined ? undefined : byId.get(id);
-      if (request === undefined || at === undefined) {
-        items.push(documentOf(node));
-        return;
-      }
       let sameText = false;
-      if (written && spans) {
+      const id = nodeAnnotation(node, RESOURCE_ID) ?? nodeAnnotation(node, LEGACY_RESOURCE_ID);
+      const at = id === undefined ? undefined : ids.byId.get(id);
+      if (request && written && spans && at !== undefined) {
         const start = spans[j];
         const length = spans[j + 1] - start;
         const from = written[at];
         sameText =
           written[at + 1] - from === length &&
           text.startsWith(request.text.slice(from, from + length), start) &&
-          !endsInComment(text, start, start + length);
+          plainWritten(request, written, at);
       }
-      items.push(answerItem(node, at, request, sameText));
+      items.push(readItem(node, request, ids, sameText));
     });
   }
-  const list: NodeResourceList = { items, results: resultsOf(root) };
-  const fc = mapGet(root, "functionConfig");
-  if (fc && fc.kind === Kind.Mapping) list.functionConfig = itemDocument(fc);
-  return list;
+  return finish(root, items);
 }
 
 function resultsOf(root: YNode): FunctionResult[] {
