@@ -107,12 +107,25 @@ function toScalar(n: YNode): Scalar {
     applyScalarStyle(s, n);
     return s;
   }
-  const plain = (n.style & (Style.DoubleQuoted | Style.SingleQuoted | Style.Literal | Style.Folded)) === 0;
-  const explicitStr = (n.style & Style.Tagged) !== 0;
-  const value = plain && !explicitStr ? coreValue(n.value) : n.value;
-  const s = new Scalar(value);
+  const s = new Scalar(untaggedValue(n));
   applyScalarStyle(s, n);
   return s;
+}
+
+function untaggedValue(n: YNode): unknown {
+  const plain =
+    (n.style & (Style.DoubleQuoted | Style.SingleQuoted | Style.Literal | Style.Folded | Style.Tagged)) === 0;
+  return plain ? coreValue(n.value) : n.value;
+}
+
+/**
+ * The `value` of the `Scalar` that `nodeToDocument` makes of a scalar node (what `yaml`'s core
+ * schema reads: a plain `1` is the number 1, a tagged `!!binary` bytes, a quoted text a string),
+ * without making the Scalar for an untagged one.
+ */
+export function scalarValue(n: YNode): unknown {
+  if ((n.style & Style.Tagged) !== 0 && n.tag !== "!!str") return taggedScalar(n).value;
+  return untaggedValue(n);
 }
 
 function applyScalarStyle(s: Scalar, n: YNode): void {
