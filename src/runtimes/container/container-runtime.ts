@@ -4,8 +4,7 @@
  */
 import { classifyTag, statusImage } from "../../engine/image.js";
 import type { NodeResourceList, ResourceList } from "../../krm/resource-list.js";
-import { decodeResourceList, encodeResourceList } from "../exec/wire.js";
-import { decodeNodeResourceList, encodeNodeResourceList } from "../exec/wire-nodes.js";
+import { documentWire, nodeWire, type Wire } from "../exec/wire-nodes.js";
 import type { FunctionRunOutcome, FunctionRunRequest, FunctionRuntime } from "../runtime.js";
 
 /** Options of the container runtime. */
@@ -50,12 +49,6 @@ async function probe(engines: string[]): Promise<string | undefined> {
     if (!result.failed && result.exitCode === 0) return engine;
   }
   return undefined;
-}
-
-/** A ResourceList's text for stdin and how to read the answer to it. */
-interface Wire<L> {
-  text: string;
-  decode: (stdout: string) => L;
 }
 
 /**
@@ -107,15 +100,7 @@ export function createContainerRuntime(options: ContainerRuntimeOptions = {}): F
   return {
     name: "container",
     keepsInput: () => true, // the input goes to the container as text
-    run: (request) =>
-      execute(request, () => {
-        const wire = encodeResourceList(request.input);
-        return { text: wire.text, decode: (stdout) => decodeResourceList(stdout, wire) };
-      }),
-    runNodes: (request) =>
-      execute(request, () => {
-        const wire = encodeNodeResourceList(request.input);
-        return { text: wire.text, decode: (stdout) => decodeNodeResourceList(stdout, wire) };
-      }),
+    run: (request) => execute(request, () => documentWire(request.input)),
+    runNodes: (request) => execute(request, () => nodeWire(request.input)),
   };
 }

@@ -10,8 +10,7 @@ import type { FunctionRunOutcome, FunctionRunRequest, FunctionRuntime } from "..
 import { confinedPath, confineExecutable, type ExecConfinement } from "./confine.js";
 import { type ProcessRun, type RunProcessOptions, runProcess } from "./run-process.js";
 import { splitCommand } from "./split-command.js";
-import { decodeResourceList, encodeResourceList } from "./wire.js";
-import { decodeNodeResourceList, encodeNodeResourceList } from "./wire-nodes.js";
+import { documentWire, nodeWire, type Wire } from "./wire-nodes.js";
 
 /** kpt's message when an exec function runs without permission. */
 export const EXEC_NOT_ALLOWED = "must run with `--allow-exec` option to allow running function binaries";
@@ -119,7 +118,7 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
   /** Runs the step's command on `input` (written lazily, once the command is known to run). */
   const execute = async <L extends ResourceList | NodeResourceList>(
     request: Omit<FunctionRunRequest, "input">,
-    encode: () => { text: string; decode: (stdout: string) => L },
+    encode: () => Wire<L>,
   ): Promise<(Omit<FunctionRunOutcome, "output"> & { output?: L }) | undefined> => {
     const command = request.fn.exec;
     if (command === undefined || request.fn.image) return undefined;
@@ -151,15 +150,7 @@ export function createExecRuntime(options: ExecRuntimeOptions): FunctionRuntime 
     name: "exec",
     // The input is written to the process; an item handed back unchanged is the input document.
     keepsInput: () => true,
-    run: (request) =>
-      execute(request, () => {
-        const wire = encodeResourceList(request.input);
-        return { text: wire.text, decode: (stdout: string) => decodeResourceList(stdout, wire) };
-      }),
-    runNodes: (request) =>
-      execute(request, () => {
-        const wire = encodeNodeResourceList(request.input);
-        return { text: wire.text, decode: (stdout: string) => decodeNodeResourceList(stdout, wire) };
-      }),
+    run: (request) => execute(request, () => documentWire(request.input)),
+    runNodes: (request) => execute(request, () => nodeWire(request.input)),
   };
 }

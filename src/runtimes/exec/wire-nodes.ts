@@ -9,12 +9,14 @@
 import { LEGACY_RESOURCE_ID, RESOURCE_ID } from "../../krm/annotations.js";
 import { copyComments } from "../../krm/comments.js";
 import { syncFieldOrder } from "../../krm/field-order.js";
-import type { FunctionResult, NodeResourceList } from "../../krm/resource-list.js";
+import type { FunctionResult, NodeResourceList, ResourceList } from "../../krm/resource-list.js";
 import { plainValue, sameNode } from "../../yaml/compare.js";
 import { documentToNode } from "../../yaml/from-document.js";
 import { emitDocument, Kind, mapGet, Style, YNode } from "../../yaml/index.js";
 import { nodeToDocument } from "../../yaml/to-document.js";
 import {
+  decodeResourceList,
+  encodeResourceList,
   itemDocument,
   joinComment,
   nodeAnnotation,
@@ -42,16 +44,7 @@ export interface NodeWireRequest {
 
 /** A shallow copy of a node (children shared). */
 function shallow(n: YNode): YNode {
-  const out = new YNode(n.kind, n.tag, n.value, n.content);
-  out.style = n.style;
-  out.anchor = n.anchor;
-  out.alias = n.alias;
-  out.headComment = n.headComment;
-  out.lineComment = n.lineComment;
-  out.footComment = n.footComment;
-  out.line = n.line;
-  out.column = n.column;
-  return out;
+  return Object.assign(new YNode(n.kind), n);
 }
 
 /**
@@ -439,4 +432,23 @@ function resultsOf(root: YNode): FunctionResult[] {
     }
   }
   return results;
+}
+
+/** A ResourceList's text for a function, and how to read the function's answer to it. */
+export interface Wire<L> {
+  text: string;
+  /** @throws Error when the answer is not a ResourceList (as `decodeResourceList`). */
+  decode: (stdout: string) => L;
+}
+
+/** The Document wire (`run`): `encodeResourceList`, answered through `decodeResourceList`. */
+export function documentWire(list: ResourceList): Wire<ResourceList> {
+  const wire = encodeResourceList(list);
+  return { text: wire.text, decode: (stdout) => decodeResourceList(stdout, wire) };
+}
+
+/** The node wire (`runNodes`): `encodeNodeResourceList`, answered through `decodeNodeResourceList`. */
+export function nodeWire(list: NodeResourceList): Wire<NodeResourceList> {
+  const wire = encodeNodeResourceList(list);
+  return { text: wire.text, decode: (stdout) => decodeNodeResourceList(stdout, wire) };
 }

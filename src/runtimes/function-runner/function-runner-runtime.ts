@@ -8,8 +8,7 @@
 import type * as Grpc from "@grpc/grpc-js";
 import type { NodeResourceList, ResourceList } from "../../krm/resource-list.js";
 import { runnableImage } from "../container/container-runtime.js";
-import { decodeResourceList, encodeResourceList } from "../exec/wire.js";
-import { decodeNodeResourceList, encodeNodeResourceList } from "../exec/wire-nodes.js";
+import { documentWire, nodeWire, type Wire } from "../exec/wire-nodes.js";
 import type { FunctionRunOutcome, FunctionRunRequest, FunctionRuntime } from "../runtime.js";
 import {
   decodeResponse,
@@ -145,7 +144,7 @@ export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): C
   const runner = connectLazily(settings);
   const execute = async <L extends ResourceList | NodeResourceList>(
     request: Omit<FunctionRunRequest, "input">,
-    encode: () => { text: string; decode: (stdout: string) => L },
+    encode: () => Wire<L>,
   ): Promise<(Omit<FunctionRunOutcome, "output"> & { output?: L }) | undefined> => {
     const { image: written, tag, exec } = request.fn;
     if (!written || exec !== undefined) return undefined;
@@ -181,15 +180,7 @@ export function createFunctionRunnerRuntime(settings: FunctionRunnerSettings): C
     name: "function-runner",
     keepsInput: () => true, // the input goes to the runner as text
     close: runner.close,
-    run: (request) =>
-      execute(request, () => {
-        const wire = encodeResourceList(request.input);
-        return { text: wire.text, decode: (stdout: string) => decodeResourceList(stdout, wire) };
-      }),
-    runNodes: (request) =>
-      execute(request, () => {
-        const wire = encodeNodeResourceList(request.input);
-        return { text: wire.text, decode: (stdout: string) => decodeNodeResourceList(stdout, wire) };
-      }),
+    run: (request) => execute(request, () => documentWire(request.input)),
+    runNodes: (request) => execute(request, () => nodeWire(request.input)),
   };
 }
