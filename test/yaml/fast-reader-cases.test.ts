@@ -34,6 +34,7 @@ const TAKEN: Record<string, string> = {
   "empty flow collections": "a: {}\nb: []\nc:\n- {}\n- []\n",
   "dedent with comment at the new column": "a:\n  b:\n    c: 1\n# top\nd: 2\n",
   "comment block after a key": "a:\n  # one\n\n  # two\n  b: 1\n",
+  "tabs in block scalars' content": "a: |\n  x\n  \ty\n\n  \t\nb: >\n  p\n  \tq\n  r\n",
 };
 
 const LEFT: Record<string, string> = {
@@ -42,6 +43,11 @@ const LEFT: Record<string, string> = {
   tags: "a: !!str 1\n",
   "complex keys": "? a\n: b\n",
   tabs: "a:\tb\n",
+  "a tab after a plain scalar": "a: b\t\n",
+  "a tab in a comment": "a: 1 #\tc\n",
+  "a tab in a block scalar's indentation": "a: |\n  x\n \ty\n",
+  "a tab where a block scalar's indentation is found": "a: |-\n   \t x\n",
+  "a tab in a plain continuation": "a: b\n \tc\n",
   directives: "%YAML 1.2\n---\na: 1\n",
   "foot comment": "a: 1\n# foot\n\nb: 2\n",
   "trailing comment": "a:\n  b: 1\n  # c\n",

@@ -41,6 +41,10 @@ const SCALARS: string[][] = [
   ["|2", "  two"],
   ["| # c", "z"],
   ["|"],
+  ["|", "a\tb", "\tc"],
+  [">", "\tp", "q", " \tr"],
+  ["x\ty"],
+  ['"t', '\tu"'],
 ];
 
 const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree; map: Tree; seq: Tree; scalar: Tree }>((tie) => ({

@@ -4,7 +4,7 @@
  */
 import { Kind, Style, type YNode } from "../node.js";
 import { STR } from "../resolve.js";
-import { BAIL, type Cursor, HASH, LF, SP } from "./cursor.js";
+import { BAIL, type Cursor, HASH, LF, SP, TAB } from "./cursor.js";
 
 const PLUS = 43;
 const MINUS = 45;
@@ -83,6 +83,8 @@ function body(c: Cursor, literal: boolean, chomping: number, fixed: number, cont
     let maxIndent = 0;
     for (;;) {
       while ((indent === 0 || p - ls < indent) && s.charCodeAt(p) === SP) p++;
+      // yaml.v3 refuses a tab where the indentation is still being found.
+      if (indent === 0 && s.charCodeAt(p) === TAB) throw BAIL;
       if (p - ls > maxIndent) maxIndent = p - ls;
       if (p >= len || s.charCodeAt(p) !== LF) break;
       trailing++;
@@ -92,7 +94,9 @@ function body(c: Cursor, literal: boolean, chomping: number, fixed: number, cont
     }
     if (indent === 0) indent = Math.max(maxIndent, context + 1, 1);
     if (p - ls !== indent || p >= len) break;
-    const trailingBlank = s.charCodeAt(p) === SP;
+    // yaml.v3's is_blank: a line starting with a space or a tab is "more indented".
+    const first = s.charCodeAt(p);
+    const trailingBlank = first === SP || first === TAB;
     if (!literal && !leadingBlank && !trailingBlank && leading === "\n") {
       if (trailing === 0) value += " ";
     } else value += leading;
@@ -102,6 +106,7 @@ function body(c: Cursor, literal: boolean, chomping: number, fixed: number, cont
     let e = s.indexOf("\n", p);
     if (e < 0) e = len;
     value += s.slice(p, e);
+    c.tabRanges?.push(p, e);
     c.pos = e;
     c.line = line;
     c.lineStart = ls;

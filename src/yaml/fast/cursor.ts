@@ -13,6 +13,7 @@ export const SP = 32;
 export const HASH = 35;
 export const COLON = 58;
 export const DASH = 45;
+export const TAB = 9;
 
 /** The state of one document's read. */
 export class Cursor {
@@ -26,6 +27,11 @@ export class Cursor {
   head = "";
   /** Whether the last gap ran to the end of the text. */
   atEnd = false;
+  /**
+   * Where tabs may be, when the text has any: the content of each block scalar line (start, end
+   * pairs, past the scalar's indentation), the one place a tab cannot change what yaml.v3 reads.
+   */
+  tabRanges: number[] | null = null;
   /** A line already looked at: the break before it, its first non-space char, its start. */
   private peekFrom = -1;
   private peekAt = 0;

@@ -3,7 +3,7 @@
  * nodes `parseStream` builds (kinds, tags, values, styles, head and line comments, positions,
  * the `---` marker) straight from the text, and gives up — returns undefined, so the caller uses
  * the full parser — on anything outside its subset: flow collections, anchors, aliases, tags,
- * complex keys, tabs, directives, foot comments, a scalar document.
+ * complex keys, tabs outside block scalars' content, directives, foot comments, a scalar document.
  */
 import { Kind, type YNode } from "../node.js";
 import { mapping, sequence } from "./collections.js";
@@ -11,7 +11,7 @@ import { BAIL, Cursor, LF } from "./cursor.js";
 import { blankAt, isKeyLine } from "./scalars.js";
 
 /** Chars the fast reader leaves to the full parser wherever they are. */
-const REFUSED = ["\t", "\r", "\0", "\uFEFF", "\x85", "\u2028", "\u2029", "\n---", "\n..."];
+const REFUSED = ["\r", "\0", "\uFEFF", "\x85", "\u2028", "\u2029", "\n---", "\n..."];
 
 /**
  * The one document of `text` (a kyaml document chunk: no `---` line after its start) as
@@ -22,7 +22,12 @@ export function fastReadDocument(text: string, firstLine = 0): YNode[] | undefin
   for (const r of REFUSED) if (text.includes(r)) return undefined;
   if (text.startsWith("...") || text.startsWith("%")) return undefined;
   try {
-    return [documentOf(new Cursor(flat(text), firstLine))];
+    const c = new Cursor(flat(text), firstLine);
+    const tab = text.indexOf("\t");
+    if (tab >= 0) c.tabRanges = [];
+    const doc = documentOf(c);
+    if (tab >= 0 && !tabsInBlockScalars(text, tab, c.tabRanges as number[])) return undefined;
+    return [doc];
   } catch (err) {
     // Nesting deeper than the stack allows is left to the full parser too.
     if (err === BAIL || err instanceof RangeError) return undefined;
@@ -38,6 +43,16 @@ export function fastReadDocument(text: string, firstLine = 0): YNode[] | undefin
 function flat(text: string): string {
   const n = text.length - 1;
   return n < 1 ? text : [text.slice(0, n), text.slice(n)].join("");
+}
+
+/** Whether every tab of `text` from `first` on lies in one of `ranges` (sorted start, end pairs). */
+function tabsInBlockScalars(text: string, first: number, ranges: number[]): boolean {
+  let r = 0;
+  for (let t = first; t >= 0; t = text.indexOf("\t", t + 1)) {
+    while (r < ranges.length && ranges[r + 1] <= t) r += 2;
+    if (r >= ranges.length || ranges[r] > t) return false;
+  }
+  return true;
 }
 
 function documentOf(c: Cursor): YNode {
