@@ -31,14 +31,24 @@ const TAKEN: Record<string, string> = {
   "head comments":
     "# doc\n\n# first\na: 1\n# b\nb:\n  # c\n  c: 1\n\n# d\n\n\n# d2\nd: 2\ne:\n# item\n- x\n# map item\n- y: 1\n",
   "document marker": "---\n# c\n\na: 1\n",
-  "empty flow collections": "a: {}\nb: []\nc:\n- {}\n- []\n",
+  "empty flow collections": "a: {}\nb: []\nc:\n- {}\n- []\nd: [ ]\ne: { }\n",
+  "simple flow collections":
+    'a: [x, "y", \'z\', 1, true, ~]\nb: [ a b , c ]  # c\nc: [p,]\nd:\n- {key: k.io/x, operator: In}\n- ["*"]\ne: {"q k": v, n: 1.5}\n',
   "dedent with comment at the new column": "a:\n  b:\n    c: 1\n# top\nd: 2\n",
   "comment block after a key": "a:\n  # one\n\n  # two\n  b: 1\n",
   "tabs in block scalars' content": "a: |\n  x\n  \ty\n\n  \t\nb: >\n  p\n  \tq\n  r\n",
 };
 
 const LEFT: Record<string, string> = {
-  "flow collections": "a: [1, 2]\nb: {c: d}\n",
+  "nested flow collections": "a: [1, [2]]\nb: {c: {d: e}}\n",
+  "flow collections over lines": "a: [1,\n  2]\n",
+  "a comment in a flow collection": "a: [1, # c\n  2]\n",
+  "a flow entry of one pair": "a: [b: c]\n",
+  "an empty flow entry": "a: [b, , c]\n",
+  "a flow key without a value": "a: {b}\n",
+  "a flow key with an empty value": "a: {b: }\n",
+  "an alias in a flow collection": "a: &x 1\nb: [*x]\n",
+  "text after a flow collection": "a: [b] c\n",
   anchors: "a: &x 1\nb: *x\n",
   tags: "a: !!str 1\n",
   "complex keys": "? a\n: b\n",

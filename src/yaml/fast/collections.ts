@@ -3,10 +3,11 @@
  * column as go-yaml v3's scanner nests them, with head comments given to the node yaml.v3's
  * parser gives them to (a sequence entry's comment heads its mapping when the entry is one).
  */
-import { Kind, Style, type YNode } from "../node.js";
+import { Kind, type YNode } from "../node.js";
 import { MAP, NULL, SEQ } from "../resolve.js";
 import { blockScalar } from "./block-scalar.js";
 import { BAIL, type Cursor, DASH, HASH, LF } from "./cursor.js";
+import { flowCollection } from "./flow.js";
 import { quoted } from "./quoted.js";
 import { blankAt, isKeyLine, key, plainStart, plainValue } from "./scalars.js";
 
@@ -69,21 +70,11 @@ function inlineValue(c: Cursor, col: number): YNode {
   const ch = s.charCodeAt(c.pos);
   let n: YNode;
   if (ch === 39 || ch === 34) n = quoted(c);
-  else if ((ch === 123 && s.charCodeAt(c.pos + 1) === 125) || (ch === 91 && s.charCodeAt(c.pos + 1) === 93)) {
-    n = c.node(
-      ch === 123 ? Kind.Mapping : Kind.Sequence,
-      ch === 123 ? MAP : SEQ,
-      "",
-      c.pos,
-      c.line,
-      c.lineStart,
-    );
-    n.style = Style.Flow;
-    c.pos += 2;
-  } else if (ch === 124 || ch === 62) return blockScalar(c, col);
+  else if (ch === 123 || ch === 91) n = flowCollection(c);
+  else if (ch === 124 || ch === 62) return blockScalar(c, col);
   else if (plainStart(s, c.pos)) return plainValue(c, col);
   else throw BAIL;
-  // After a quoted scalar or `{}` / `[]`: a line comment or the line's end.
+  // After a quoted scalar or a flow collection: a line comment or the line's end.
   const at = c.pos;
   const next = c.skipSpaces();
   if (next === HASH && c.pos > at) n.lineComment = c.lineComment();
