@@ -222,6 +222,22 @@ describe("the direct writer against the event machine", () => {
     expect(printDocument(doc, "wide")).toBe(emitDocumentEvents(doc, { compactSeq: false, indent: 2 }));
   });
 
+  it("writes random texts of indicator characters as keys, values and items to the same bytes", () => {
+    const chars = [..." :#-?.,[]{}!&*|>'\"%@`ab\t\n\r\u00e9\u2028"];
+    const text = fc.array(fc.constantFrom(...chars), { maxLength: 8 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(text, text, text, fc.constantFrom(0, Style.Literal, Style.Folded), (k, v, x, st) => {
+        const item = scalar(x, "!!str", st);
+        const seq = new YNode(Kind.Sequence, "!!seq", "", [item, scalar(v)]);
+        const map = new YNode(Kind.Mapping, "!!map", "", [scalar(k), scalar(v, "!!str", st), scalar(x), seq]);
+        const differ: string[] = [];
+        check(new YNode(Kind.Document, "", "", [map]), differ, "texts");
+        return differ.length === 0;
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it("writes random trees to the same bytes", () => {
     const text = fc.oneof(
       fc.constantFrom(

@@ -13,7 +13,7 @@ import { Kind, Style, YNode } from "../node.js";
 import { A_BLOCK, A_BLOCK_PLAIN, A_MULTILINE, A_SINGLE, analyzeScalar } from "./analyze.js";
 import { processFootComment, processHeadComment, processLineComment } from "./comments.js";
 import { askedStyle, eventTag, SS } from "./events.js";
-import { processScalar, scalarKeyFits } from "./node.js";
+import { processScalar, scalarKeyFits, utf8Length } from "./node.js";
 import {
   type EmitOptions,
   Emitter,
@@ -69,9 +69,13 @@ function analyzeEnter(em: Emitter, n: YNode, tail: string, noFoot: boolean): num
     const tag = eventTag(n);
     if (tag.length > 0 && tag !== "\0") throw GIVE_UP;
     analyzeComments(em, n.headComment, n.lineComment, noFoot ? "" : n.footComment, tail);
-    em.value = n.value;
-    em.analysis = analyzeScalar(n.value);
-    return askedStyle(n, tag === "\0");
+    const v = n.value;
+    em.value = v;
+    const asked = askedStyle(n, tag === "\0");
+    // A block scalar outside a key reads only `block_allowed` of the analysis (and writes no plain).
+    const quick = !noFoot && (asked === SS.Literal || asked === SS.Folded) ? blockAllowed(v) : -1;
+    em.analysis = quick < 0 ? analyzeScalar(v) : quick;
+    return asked;
   }
   if (kind !== Kind.Mapping && kind !== Kind.Sequence) throw GIVE_UP;
   if (eventTag(n).length > 0) throw GIVE_UP;
@@ -79,6 +83,89 @@ function analyzeEnter(em: Emitter, n: YNode, tail: string, noFoot: boolean): num
   analyzeComments(em, n.headComment, "", "", kind === Kind.Mapping ? tail : "");
   return -1;
 }
+
+/** Whether no comment waits to be written (what the short ways below need). */
+function nothingPending(em: Emitter): boolean {
+  return (
+    (em.headComment.length |
+      em.lineComment.length |
+      em.footComment.length |
+      em.tailComment.length |
+      em.keyLineComment.length) ===
+    0
+  );
+}
+
+/**
+ * Whether yaml.v3 writes a scalar plain on one line with nothing around it: no comments, anchor,
+ * tag or style asked, a non-empty one-line text its analysis allows plain in block context.
+ * Such a node's events come to `put(text)` after the indicator and its space.
+ */
+function plainLine(n: YNode): boolean {
+  if (n.kind !== Kind.Scalar || n.style !== 0 || n.anchor.length > 0) return false;
+  if ((n.headComment.length | n.lineComment.length | n.footComment.length) !== 0) return false;
+  const v = n.value;
+  if (v.length === 0) return false;
+  const quick = plainInBlock(v);
+  if (quick === 0) return false;
+  if (quick < 0 && (analyzeScalar(v) & (A_MULTILINE | A_BLOCK_PLAIN)) !== A_BLOCK_PLAIN) return false;
+  return eventTag(n).length === 0;
+}
+
+/**
+ * yaml.v3's analysis asked one question for a printable-ASCII text: may it be written plain in block
+ * context (`block_plain_allowed`) — 1 yes, 0 no; -1 for any other character (ask `analyzeScalar`).
+ * Printable ASCII has no break, tab or special character, so only the edges' spaces, `---`/`...`,
+ * the first character's indicators, `: ` / a final `:` and ` #` matter.
+ */
+function plainInBlock(v: string): number {
+  const n = v.length;
+  const c0 = v.charCodeAt(0);
+  if (c0 <= 32 || c0 >= 127) return c0 === 32 ? 0 : -1;
+  const c1 = n > 1 ? v.charCodeAt(1) : 32;
+  if (FIRST_BLOCK_IND[c0] === 1 || (FIRST_BLOCK_IND[c0] === 2 && c1 === 32)) return 0;
+  if (n >= 3 && (c0 === 45 || c0 === 46) && c1 === c0 && v.charCodeAt(2) === c0) return 0;
+  let prev = c0;
+  for (let i = 1; i < n; i++) {
+    const c = v.charCodeAt(i);
+    if (c <= 32 || c >= 127) {
+      if (c !== 32) return -1;
+      if (i === n - 1) return 0;
+    } else if (c === 58) {
+      if (i === n - 1 || v.charCodeAt(i + 1) === 32) return 0;
+    } else if (c === 35 && prev === 32) return 0;
+    prev = c;
+  }
+  return 1;
+}
+
+/**
+ * yaml.v3's analysis of a text of printable ASCII, tabs and "\n" as far as a block scalar's style
+ * reads it: `A_BLOCK` (no trailing space, no space before a break) and `A_MULTILINE`, or 0 when a
+ * block scalar is not allowed; -1 for any other character (ask `analyzeScalar`).
+ */
+function blockAllowed(v: string): number {
+  const n = v.length;
+  if (n === 0) return -1;
+  let lines = 0;
+  for (let i = 0; i < n; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 127) return -1;
+    if (c < 32) {
+      if (c === 10) lines = A_MULTILINE;
+      else if (c !== 9) return -1;
+    } else if (c === 32 && (i === n - 1 || v.charCodeAt(i + 1) === 10)) return 0;
+  }
+  return A_BLOCK | lines;
+}
+
+/** First characters that are block indicators always (1) or before a space or the end (2). */
+const FIRST_BLOCK_IND = (() => {
+  const t = new Uint8Array(128);
+  for (const c of "#,[]{}&*!|>'\"%@`") t[c.charCodeAt(0)] = 1;
+  for (const c of "?:-") t[c.charCodeAt(0)] = 2;
+  return t;
+})();
 
 /** yaml.v3 encoder's `empty` collection: a flow `{}` or `[]`. */
 function isEmpty(n: YNode): boolean {
@@ -170,6 +257,35 @@ function writeMapping(em: Emitter, m: YNode, noFoot: boolean, depth: number): vo
   let i = 0;
   for (; i + 1 < c.length; i += 2) {
     const k = c[i];
+    const v = c[i + 1];
+    if (tail.length === 0 && nothingPending(em)) {
+      const kv = k.value;
+      if (plainLine(k) && (3 * kv.length <= 128 || utf8Length(kv) <= 128)) {
+        // The key's and (when plain too) the value's events: `key` or `key: value` on the line.
+        if (i === 0) increaseIndent(em, false, false);
+        writeIndent(em);
+        if (plainLine(v)) {
+          const vv = v.value;
+          em.out += `${kv}: ${vv}`;
+          em.column += kv.length + 2 + vv.length;
+          em.whitespace = false;
+          em.indention = false;
+          em.mappingContext = true;
+          em.simpleKeyContext = false;
+          em.scalarStyle = SS.Plain;
+          continue;
+        }
+        em.out += kv;
+        em.column += kv.length;
+        em.whitespace = false;
+        em.indention = false;
+        em.mappingContext = true;
+        em.simpleKeyContext = true;
+        em.scalarStyle = SS.Plain;
+        writeValue(em, v, true, depth);
+        continue;
+      }
+    }
     if (k.kind !== Kind.Scalar) throw GIVE_UP;
     const keyAsked = analyzeEnter(em, k, tail, true);
     tail = k.footComment;
@@ -187,25 +303,28 @@ function writeMapping(em: Emitter, m: YNode, noFoot: boolean, depth: number): vo
       em.states.push(S.BlockMappingValue);
     }
     emitNode(em, k, keyAsked, true, simple);
-
-    const v = c[i + 1];
-    const asked = analyzeEnter(em, v, "", false);
-    if (simple) writeIndicator(em, ":", false, false, false);
-    else {
-      writeIndent(em);
-      writeIndicator(em, ":", true, false, true);
-    }
-    if (em.keyLineComment.length > 0) moveKeyLineComment(em, v, asked);
-    em.states.push(S.BlockMappingKey);
-    emitNode(em, v, asked, true, false);
-    processLineComment(em, false);
-    processFootComment(em);
-    if (asked < 0) writeBody(em, v, false, depth + 1);
+    writeValue(em, v, simple, depth);
   }
   analyzeComments(em, "", m.lineComment, noFoot ? "" : m.footComment, tail);
   processHeadComment(em);
   popIndent(em);
   popState(em);
+}
+
+/** yaml.v3's `yaml_emitter_emit_block_mapping_value` on a value's events (`simple`: after a simple key). */
+function writeValue(em: Emitter, v: YNode, simple: boolean, depth: number): void {
+  const asked = analyzeEnter(em, v, "", false);
+  if (simple) writeIndicator(em, ":", false, false, false);
+  else {
+    writeIndent(em);
+    writeIndicator(em, ":", true, false, true);
+  }
+  if (em.keyLineComment.length > 0) moveKeyLineComment(em, v, asked);
+  em.states.push(S.BlockMappingKey);
+  emitNode(em, v, asked, true, false);
+  processLineComment(em, false);
+  processFootComment(em);
+  if (asked < 0) writeBody(em, v, false, depth + 1);
 }
 
 /** The key's line comment after a scalar value, or before a block collection's content (block.ts). */
@@ -230,6 +349,22 @@ function writeSequence(em: Emitter, s: YNode, noFoot: boolean, depth: number): v
   const c = s.content;
   for (let i = 0; i < c.length; i++) {
     const x = c[i];
+    if (nothingPending(em) && plainLine(x)) {
+      // The item's events: `- text` on the line.
+      if (i === 0) {
+        const compact = em.mappingContext && (em.column === 0 || !em.indention) && em.compactSeq;
+        increaseIndent(em, false, false, compact);
+      }
+      writeIndent(em);
+      em.out += `- ${x.value}`;
+      em.column += 2 + x.value.length;
+      em.whitespace = false;
+      em.indention = false;
+      em.mappingContext = false;
+      em.simpleKeyContext = false;
+      em.scalarStyle = SS.Plain;
+      continue;
+    }
     const asked = analyzeEnter(em, x, "", false);
     if (i === 0) {
       const compact = em.mappingContext && (em.column === 0 || !em.indention) && em.compactSeq;

@@ -119,7 +119,7 @@ export function scalarKeyFits(em: Emitter): boolean {
 }
 
 /** The UTF-8 length yaml.v3 counts (a lone surrogate as 2 bytes). */
-function utf8Length(s: string): number {
+export function utf8Length(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
