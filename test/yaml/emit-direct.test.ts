@@ -5,7 +5,7 @@
  * documents of every scalar style and comment place, and random trees — the same bytes, compact and
  * wide. Fails (does not skip) without ../shared when CI=true.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -23,19 +23,10 @@ import {
 } from "../../src/yaml/index.js";
 import { sharedDir } from "../helpers/built-cli.js";
 import { providedByCi } from "../helpers/ci-provides.js";
+import { yamlFiles } from "../helpers/yaml-files.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const sharedParts = ["conformance", "real-packages", "pkg-update", "rego", "starlark-go-testdata"];
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (name !== ".git" && name !== "node_modules") yamlFiles(p, out);
-    } else if (/\.ya?ml$/.test(name) || name === "Kptfile") out.push(p);
-  }
-  return out;
-}
 
 /** Every document of a text, read as kpt reads a file and as a raw stream (CRLF kept). */
 function documentsOf(text: string): YNode[] {

@@ -7,7 +7,7 @@
  * - the double-quoted escaper (runs of plain ASCII copied at once) against one code point at a time.
  * Fails (does not skip) without ../shared when CI=true.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -18,20 +18,11 @@ import { Kind, readYamlStream, Style, type YNode } from "../../src/yaml/index.js
 import { longTag, resolvePlain, shortTag } from "../../src/yaml/resolve.js";
 import { sharedDir } from "../helpers/built-cli.js";
 import { providedByCi } from "../helpers/ci-provides.js";
+import { yamlFiles } from "../helpers/yaml-files.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const roots = ["real-packages", "conformance", "pkg-update"].map((d) => path.join(sharedDir, d));
 const shared = providedByCi("../shared (real packages, conformance)", roots.every(existsSync));
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (name !== ".git" && name !== "node_modules") yamlFiles(p, out);
-    } else if (/\.ya?ml$/.test(name) || name === "Kptfile") out.push(p);
-  }
-  return out;
-}
 
 /** Every readable document of the fixtures and (when present) ../shared. */
 function documents(): YNode[] {

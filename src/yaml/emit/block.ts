@@ -60,28 +60,41 @@ export function blockMappingKey(em: Emitter, e: Ev, first: boolean): void {
   emitNode(em, e, true, false);
 }
 
-/** yaml.v3's `yaml_emitter_emit_block_mapping_value`. */
-export function blockMappingValue(em: Emitter, e: Ev, simple: boolean): void {
+/** A block mapping value's `:` (after a simple key on its line, else on a line of its own). */
+export function valueIndicator(em: Emitter, simple: boolean): void {
   if (simple) writeIndicator(em, ":", false, false, false);
   else {
     writeIndent(em);
     writeIndicator(em, ":", true, false, true);
   }
-  if (em.keyLineComment.length > 0) moveKeyLineComment(em, e);
+}
+
+/** yaml.v3's `yaml_emitter_emit_block_mapping_value`. */
+export function blockMappingValue(em: Emitter, e: Ev, simple: boolean): void {
+  valueIndicator(em, simple);
+  if (em.keyLineComment.length > 0)
+    moveKeyLineComment(
+      em,
+      e.type === E.Scalar,
+      e.type === E.MappingStart || (e.type === E.SequenceStart && !e.flow),
+    );
   em.states.push(S.BlockMappingKey);
   emitNode(em, e, true, false);
   processLineComment(em, false);
   processFootComment(em);
 }
 
-/** The key's line comment goes after a scalar value, or before a block collection's content. */
-function moveKeyLineComment(em: Emitter, e: Ev): void {
-  if (e.type === E.Scalar) {
+/**
+ * The key's line comment goes after a scalar value, or before a block collection's content
+ * (`collection`: a mapping or a block sequence starts).
+ */
+export function moveKeyLineComment(em: Emitter, scalar: boolean, collection: boolean): void {
+  if (scalar) {
     if (em.lineComment.length === 0) {
       em.lineComment = em.keyLineComment;
       em.keyLineComment = "";
     }
-  } else if (e.type === E.MappingStart || (e.type === E.SequenceStart && !e.flow)) {
+  } else if (collection) {
     const own = em.lineComment;
     em.lineComment = em.keyLineComment;
     em.keyLineComment = own;

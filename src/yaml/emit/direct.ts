@@ -11,8 +11,10 @@
 
 import { Kind, Style, YNode } from "../node.js";
 import { A_BLOCK, A_BLOCK_PLAIN, A_MULTILINE, A_SINGLE, analyzeScalar } from "./analyze.js";
+import { moveKeyLineComment, valueIndicator } from "./block.js";
 import { processFootComment, processHeadComment, processLineComment } from "./comments.js";
 import { askedStyle, eventTag, SS } from "./events.js";
+import { closeFlowMapping, closeFlowSequence, openFlow } from "./flow.js";
 import { processScalar, scalarKeyFits, utf8Length } from "./node.js";
 import {
   type EmitOptions,
@@ -167,6 +169,17 @@ const FIRST_BLOCK_IND = (() => {
   return t;
 })();
 
+/** A plain scalar's text (after its indicator) put on the line, and the emitter's state as after it. */
+function plainWritten(em: Emitter, text: string, mapping: boolean, simpleKey: boolean): void {
+  em.out += text;
+  em.column += text.length;
+  em.whitespace = false;
+  em.indention = false;
+  em.mappingContext = mapping;
+  em.simpleKeyContext = simpleKey;
+  em.scalarStyle = SS.Plain;
+}
+
 /** yaml.v3 encoder's `empty` collection: a flow `{}` or `[]`. */
 function isEmpty(n: YNode): boolean {
   return n.kind === Kind.Mapping ? n.content.length < 2 : n.content.length === 0;
@@ -224,30 +237,14 @@ function writeBody(em: Emitter, n: YNode, noFoot: boolean, depth: number): void 
 
 /** yaml.v3's `yaml_emitter_emit_flow_mapping_key` (first) on MAPPING-END: `{}`. */
 function emptyMapping(em: Emitter): void {
-  writeIndicator(em, "{", true, true, false);
-  increaseIndent(em, true, false);
-  em.flowLevel++;
-  processHeadComment(em);
-  em.flowLevel--;
-  popIndent(em);
-  writeIndicator(em, "}", false, false, false);
-  processLineComment(em, false);
-  processFootComment(em);
-  popState(em);
+  openFlow(em, "{");
+  closeFlowMapping(em);
 }
 
 /** yaml.v3's `yaml_emitter_emit_flow_sequence_item` (first) on SEQUENCE-END: `[]`. */
 function emptySequence(em: Emitter): void {
-  writeIndicator(em, "[", true, true, false);
-  increaseIndent(em, true, false);
-  em.flowLevel++;
-  em.flowLevel--;
-  popIndent(em);
-  if (em.column === 0) writeIndent(em);
-  writeIndicator(em, "]", false, false, false);
-  processLineComment(em, false);
-  processFootComment(em);
-  popState(em);
+  openFlow(em, "[");
+  closeFlowSequence(em);
 }
 
 /** A block mapping's keys and values (`yaml_emitter_emit_block_mapping_key` / `_value`), then its end. */
@@ -266,22 +263,10 @@ function writeMapping(em: Emitter, m: YNode, noFoot: boolean, depth: number): vo
         writeIndent(em);
         if (plainLine(v)) {
           const vv = v.value;
-          em.out += `${kv}: ${vv}`;
-          em.column += kv.length + 2 + vv.length;
-          em.whitespace = false;
-          em.indention = false;
-          em.mappingContext = true;
-          em.simpleKeyContext = false;
-          em.scalarStyle = SS.Plain;
+          plainWritten(em, `${kv}: ${vv}`, true, false);
           continue;
         }
-        em.out += kv;
-        em.column += kv.length;
-        em.whitespace = false;
-        em.indention = false;
-        em.mappingContext = true;
-        em.simpleKeyContext = true;
-        em.scalarStyle = SS.Plain;
+        plainWritten(em, kv, true, true);
         writeValue(em, v, true, depth);
         continue;
       }
@@ -314,34 +299,18 @@ function writeMapping(em: Emitter, m: YNode, noFoot: boolean, depth: number): vo
 /** yaml.v3's `yaml_emitter_emit_block_mapping_value` on a value's events (`simple`: after a simple key). */
 function writeValue(em: Emitter, v: YNode, simple: boolean, depth: number): void {
   const asked = analyzeEnter(em, v, "", false);
-  if (simple) writeIndicator(em, ":", false, false, false);
-  else {
-    writeIndent(em);
-    writeIndicator(em, ":", true, false, true);
-  }
-  if (em.keyLineComment.length > 0) moveKeyLineComment(em, v, asked);
+  valueIndicator(em, simple);
+  if (em.keyLineComment.length > 0)
+    moveKeyLineComment(
+      em,
+      asked >= 0,
+      asked < 0 && (v.kind === Kind.Mapping || (v.style & Style.Flow) === 0),
+    );
   em.states.push(S.BlockMappingKey);
   emitNode(em, v, asked, true, false);
   processLineComment(em, false);
   processFootComment(em);
   if (asked < 0) writeBody(em, v, false, depth + 1);
-}
-
-/** The key's line comment after a scalar value, or before a block collection's content (block.ts). */
-function moveKeyLineComment(em: Emitter, v: YNode, asked: number): void {
-  if (asked >= 0) {
-    if (em.lineComment.length === 0) {
-      em.lineComment = em.keyLineComment;
-      em.keyLineComment = "";
-    }
-  } else if (v.kind === Kind.Mapping || (v.style & Style.Flow) === 0) {
-    const own = em.lineComment;
-    em.lineComment = em.keyLineComment;
-    em.keyLineComment = own;
-    processLineComment(em, false);
-    em.lineComment = em.keyLineComment;
-    em.keyLineComment = "";
-  }
 }
 
 /** A block sequence's items (`yaml_emitter_emit_block_sequence_item`), then its end. */
@@ -356,13 +325,7 @@ function writeSequence(em: Emitter, s: YNode, noFoot: boolean, depth: number): v
         increaseIndent(em, false, false, compact);
       }
       writeIndent(em);
-      em.out += `- ${x.value}`;
-      em.column += 2 + x.value.length;
-      em.whitespace = false;
-      em.indention = false;
-      em.mappingContext = false;
-      em.simpleKeyContext = false;
-      em.scalarStyle = SS.Plain;
+      plainWritten(em, `- ${x.value}`, false, false);
       continue;
     }
     const asked = analyzeEnter(em, x, "", false);

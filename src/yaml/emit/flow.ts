@@ -20,23 +20,40 @@ function hasPendingTrail(em: Emitter): boolean {
   return em.lineComment.length + em.footComment.length + em.tailComment.length > 0;
 }
 
-function openFlow(em: Emitter, indicator: string): void {
+/** The opening `[` or `{` of a flow collection (its first state). */
+export function openFlow(em: Emitter, indicator: string): void {
   writeIndicator(em, indicator, true, true, false);
   increaseIndent(em, true, false);
   em.flowLevel++;
+}
+
+/** A flow sequence's SEQUENCE-END: `]`, the line and foot comments, the enclosing state. */
+export function closeFlowSequence(em: Emitter): void {
+  em.flowLevel--;
+  popIndent(em);
+  if (em.column === 0) writeIndent(em);
+  writeIndicator(em, "]", false, false, false);
+  processLineComment(em, false);
+  processFootComment(em);
+  popState(em);
+}
+
+/** A flow mapping's MAPPING-END after its comma: pending comments, `}`, the enclosing state. */
+export function closeFlowMapping(em: Emitter): void {
+  processHeadComment(em);
+  em.flowLevel--;
+  popIndent(em);
+  writeIndicator(em, "}", false, false, false);
+  processLineComment(em, false);
+  processFootComment(em);
+  popState(em);
 }
 
 /** yaml.v3's `yaml_emitter_emit_flow_sequence_item` (`trail`: a comment closed the previous item). */
 export function flowSequenceItem(em: Emitter, e: Ev, first: boolean, trail: boolean): void {
   if (first) openFlow(em, "[");
   if (e.type === E.SequenceEnd) {
-    em.flowLevel--;
-    popIndent(em);
-    if (em.column === 0) writeIndent(em);
-    writeIndicator(em, "]", false, false, false);
-    processLineComment(em, false);
-    processFootComment(em);
-    popState(em);
+    closeFlowSequence(em);
     return;
   }
   if (!first && !trail) writeIndicator(em, ",", false, false, false);
@@ -55,13 +72,7 @@ export function flowMappingKey(em: Emitter, e: Ev, first: boolean, trail: boolea
   if (e.type === E.MappingEnd) {
     const pending = em.headComment.length + em.footComment.length + em.tailComment.length > 0;
     if (pending && !first && !trail) writeIndicator(em, ",", false, false, false);
-    processHeadComment(em);
-    em.flowLevel--;
-    popIndent(em);
-    writeIndicator(em, "}", false, false, false);
-    processLineComment(em, false);
-    processFootComment(em);
-    popState(em);
+    closeFlowMapping(em);
     return;
   }
   if (!first && !trail) writeIndicator(em, ",", false, false, false);
