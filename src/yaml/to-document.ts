@@ -101,7 +101,8 @@ function taggedScalar(n: YNode): Scalar {
   return isScalar(c) ? new Scalar(c.value) : new Scalar(n.value);
 }
 
-function toScalar(n: YNode): Scalar {
+/** A scalar node as a `yaml` Scalar: its value, style, source text, tag, anchor and line comment. */
+export function toScalar(n: YNode): Scalar {
   if ((n.style & Style.Tagged) !== 0 && n.tag !== "!!str") {
     const s = taggedScalar(n);
     applyScalarStyle(s, n);

@@ -10,10 +10,11 @@
 import { isMap, Scalar } from "yaml";
 import { fromScalar } from "../../yaml/from-document-scalar.js";
 import { Kind, Style, YNode } from "../../yaml/node.js";
-import { longTag } from "../../yaml/resolve.js";
-import { coreValue } from "../../yaml/to-document.js";
+import { longTag, resolvePlain } from "../../yaml/resolve.js";
+import { coreValue, toScalar } from "../../yaml/to-document.js";
 import {
   ensureMap,
+  fileFrom,
   getAnnotation,
   getMap,
   getNode,
@@ -231,16 +232,13 @@ export function setScalarString(node: YNode, value: string): void {
  * style, a plain one is re-resolved (`3` an int, `true` a bool), an empty text becomes `""`.
  */
 export function setScalarTextNode(node: YNode, text: string): void {
-  const s = new Scalar<unknown>(node.value);
-  if (node.style & Style.DoubleQuoted) s.type = Scalar.QUOTE_DOUBLE;
-  else if (node.style & Style.SingleQuoted) s.type = Scalar.QUOTE_SINGLE;
-  else if (node.style & Style.Literal) s.type = Scalar.BLOCK_LITERAL;
-  else if (node.style & Style.Folded) s.type = Scalar.BLOCK_FOLDED;
-  else s.type = Scalar.PLAIN;
-  (s as { source?: string }).source = node.value;
-  if (node.style & Style.Tagged) s.tag = longTag(node.tag);
-  setScalarText(s as Scalar, text);
-  copyScalar(node, fromScalar(s as Scalar));
+  const s = toScalar(node);
+  const plain = (node.style & QUOTED_OR_BLOCK) === 0;
+  const core = plain && text !== "" && resolvePlain(text) !== "!!str" ? coreValue(text) : "";
+  // A plain text reading as null, a bool or a number: the value setScalarText would parse it to.
+  if (typeof core !== "string") s.value = core;
+  else setScalarText(s, text);
+  copyScalar(node, fromScalar(s));
 }
 
 function copyScalar(node: YNode, from: YNode): void {
@@ -280,15 +278,7 @@ export function isLocalConfigNode(holder: YNode): boolean {
 
 /** Where the resource lives (kpt's path/index annotations), for results; as yaml-nodes' `fileOf`. */
 export function fileOfNode(holder: YNode): { path: string; index?: number } | undefined {
-  const path =
-    annotationNode(holder, "internal.config.kubernetes.io/path") ??
-    annotationNode(holder, "config.kubernetes.io/path");
-  if (path === undefined) return undefined;
-  const indexText =
-    annotationNode(holder, "internal.config.kubernetes.io/index") ??
-    annotationNode(holder, "config.kubernetes.io/index");
-  const index = indexText === undefined ? undefined : Number.parseInt(indexText, 10);
-  return index === undefined || Number.isNaN(index) ? { path } : { path, index };
+  return fileFrom((key) => annotationNode(holder, key));
 }
 
 /** Callbacks of {@link walkNodeFields}. */

@@ -188,13 +188,17 @@ export function isLocalConfig(doc: YamlHolder): boolean {
 
 /** Where the resource lives (kpt's path/index annotations), for results. */
 export function fileOf(doc: YamlHolder): { path: string; index?: number } | undefined {
-  const path =
-    getAnnotation(doc, "internal.config.kubernetes.io/path") ??
-    getAnnotation(doc, "config.kubernetes.io/path");
+  return fileFrom((key) => getAnnotation(doc, key));
+}
+
+/** {@link fileOf} over an annotation reader (either form of a resource). */
+export function fileFrom(
+  annotation: (key: string) => string | undefined,
+): { path: string; index?: number } | undefined {
+  const path = annotation("internal.config.kubernetes.io/path") ?? annotation("config.kubernetes.io/path");
   if (path === undefined) return undefined;
   const indexText =
-    getAnnotation(doc, "internal.config.kubernetes.io/index") ??
-    getAnnotation(doc, "config.kubernetes.io/index");
+    annotation("internal.config.kubernetes.io/index") ?? annotation("config.kubernetes.io/index");
   const index = indexText === undefined ? undefined : Number.parseInt(indexText, 10);
   return index === undefined || Number.isNaN(index) ? { path } : { path, index };
 }

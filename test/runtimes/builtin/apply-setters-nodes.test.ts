@@ -6,18 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { applySetters } from "../../../src/runtimes/builtin/apply-setters.js";
 import { configMap } from "../helpers.js";
-import { conformanceAvailable, conformanceCases, expectSameBothWays, fixture } from "./node-diff.js";
+import { describeSharedCases, expectSameBothWays, fixture } from "./node-diff.js";
 
-const cases = conformanceCases("apply-setters");
-
-describe.skipIf(!conformanceAvailable)("apply-setters runNodes on ../shared/conformance", () => {
-  it("finds the function's cases", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(5);
-  });
-  it.each(cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
-    await expectSameBothWays(applySetters, c.files, c.functionConfig ?? (() => undefined));
-  });
-});
+describeSharedCases(applySetters, 5);
 
 const SCALARS = `# head
 apiVersion: apps/v1
@@ -101,6 +92,27 @@ const fixtures: Array<[string, string, Record<string, string>]> = [
     { app: "123", ns: "~", env: "1.5", replicas: "0x1F", note: "null" },
   ],
   ["values needing quotes", SCALARS, { app: "a: b", ns: "#x", env: " lead", replicas: "", image: "a\nb" }],
+  ...[
+    "0x1F",
+    "1_000",
+    "2001-12-14",
+    ".inf",
+    "-.Inf",
+    ".nan",
+    "1e3",
+    "+12",
+    "010",
+    "0o17",
+    "NULL",
+    "True",
+    "0b101",
+    "1.50",
+    "3",
+  ].map((v): [string, string, Record<string, string>] => [
+    `a plain value re-read: ${v}`,
+    SCALARS,
+    { app: v, replicas: v, paused: v, note: v },
+  ]),
   ["a setter read back from the value", SCALARS, { region: "us" }],
   ["an unresolved setter (error)", SCALARS, { env: "x" }],
   ["no setters given", SCALARS, {}],

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Document, parse } from "yaml";
 import { configMapConfig } from "../../../src/engine/function-config.js";
 import type { KrmResource } from "../../../src/krm/resource-list.js";
@@ -161,4 +161,17 @@ export async function expectSameBothWays(
 /** A fixture: YAML text of one file (`resources.yaml`). */
 export function fixture(text: string): Array<[string, string]> {
   return [["resources.yaml", text]];
+}
+
+/** The differential check of `fn` on every shared step that runs it (at least `min` of them). */
+export function describeSharedCases(fn: BuiltinFunction, min: number): void {
+  const cases = conformanceCases(fn.name);
+  describe.skipIf(!conformanceAvailable)(`${fn.name} runNodes on ../shared`, () => {
+    it("finds the function's cases", () => {
+      expect(cases.length).toBeGreaterThanOrEqual(min);
+    });
+    it.each(cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+      await expectSameBothWays(fn, c.files, c.functionConfig ?? (() => undefined));
+    });
+  });
 }

@@ -5,18 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { setLabels } from "../../../src/runtimes/builtin/set-labels.js";
 import { configMap } from "../helpers.js";
-import { conformanceAvailable, conformanceCases, expectSameBothWays, fixture } from "./node-diff.js";
+import { describeSharedCases, expectSameBothWays, fixture } from "./node-diff.js";
 
-const cases = conformanceCases("set-labels");
-
-describe.skipIf(!conformanceAvailable)("set-labels runNodes on ../shared/conformance", () => {
-  it("finds the function's cases", () => {
-    expect(cases.length).toBeGreaterThan(5);
-  });
-  it.each(cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
-    await expectSameBothWays(setLabels, c.files, c.functionConfig ?? (() => undefined));
-  });
-});
+describeSharedCases(setLabels, 6);
 
 const KINDS = `# head comment
 apiVersion: apps/v1

@@ -5,18 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { setNamespace } from "../../../src/runtimes/builtin/set-namespace.js";
 import { configMap } from "../helpers.js";
-import { conformanceAvailable, conformanceCases, expectSameBothWays, fixture } from "./node-diff.js";
+import { describeSharedCases, expectSameBothWays, fixture } from "./node-diff.js";
 
-const cases = conformanceCases("set-namespace");
-
-describe.skipIf(!conformanceAvailable)("set-namespace runNodes on ../shared/conformance", () => {
-  it("finds the function's cases", () => {
-    expect(cases.length).toBeGreaterThan(10);
-  });
-  it.each(cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
-    await expectSameBothWays(setNamespace, c.files, c.functionConfig ?? (() => undefined));
-  });
-});
+describeSharedCases(setNamespace, 11);
 
 const KINDS = `# head
 apiVersion: apps/v1
