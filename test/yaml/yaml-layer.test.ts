@@ -54,6 +54,11 @@ describe("reader and writer, kpt's bytes", () => {
     );
   });
 
+  it("keeps a key's line comment pending before a flow value, as yaml.v3 does (kpt writes it after a later scalar)", () => {
+    const text = "a: # c\n  {}\nz: # e\n  []\nw: # f\n  [x, y]\nv: # g\n  {k: v}\nu: 1\n";
+    expect(roundTrip(text)).toBe("a: {}\nz: []\nw: [x, y]\nv: {k: v}\nu: 1 # g\n");
+  });
+
   it("reads duplicate mapping keys (both kept, the last one found by lookups)", () => {
     const [doc] = readYamlStream('data:\n  a: "1"\n  a: "2"\n');
     expect(printDocument(doc.node)).toBe('data:\n  a: "1"\n  a: "2"\n');

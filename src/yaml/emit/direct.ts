@@ -304,7 +304,7 @@ function writeValue(em: Emitter, v: YNode, simple: boolean, depth: number): void
     moveKeyLineComment(
       em,
       asked >= 0,
-      asked < 0 && (v.kind === Kind.Mapping || (v.style & Style.Flow) === 0),
+      asked < 0 && (v.style & Style.Flow) === 0,
     );
   em.states.push(S.BlockMappingKey);
   emitNode(em, v, asked, true, false);
