@@ -301,11 +301,7 @@ function writeValue(em: Emitter, v: YNode, simple: boolean, depth: number): void
   const asked = analyzeEnter(em, v, "", false);
   valueIndicator(em, simple);
   if (em.keyLineComment.length > 0)
-    moveKeyLineComment(
-      em,
-      asked >= 0,
-      asked < 0 && (v.style & Style.Flow) === 0,
-    );
+    moveKeyLineComment(em, asked >= 0, asked < 0 && (v.style & Style.Flow) === 0);
   em.states.push(S.BlockMappingKey);
   emitNode(em, v, asked, true, false);
   processLineComment(em, false);
