@@ -8,6 +8,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { documentEntry } from "../engine/entries.js";
 import { type EvalResult, evaluateFunction } from "../engine/eval.js";
 import { imagePrefixProblem, resolveImage } from "../engine/image.js";
 import { composeFiles } from "../engine/output.js";
@@ -74,13 +75,7 @@ async function writeEvalOutput(
     else {
       const composed = composeFiles({
         files: new Map(),
-        entries: result.resources.map((doc) => ({
-          doc,
-          pkg: "",
-          origin: undefined,
-          originFile: undefined,
-          createdAnnotations: annotationsOf(doc) === undefined,
-        })),
+        entries: result.resources.map((doc) => documentEntry(doc, annotationsOf(doc) === undefined)),
         parsed: new Map(),
         inputFiles: new Set(),
       });

@@ -6,8 +6,15 @@
  * wrote `kpt-` (the catalog's older recorded outputs show `kpt-fn`). Setting the environment
  * variable `KRM_DISABLE_ATTRIBUTION` turns it off in kpt; the CLI honours it (see `RenderOptions`).
  */
-import { type Document, isMap, isScalar } from "yaml";
-import { annotationsOf, setAnnotations } from "../krm/annotations.js";
+import {
+  annotationsNode,
+  fieldValue,
+  firstValue,
+  rootMap,
+  setNodeAnnotations,
+} from "../krm/annotations-node.js";
+import { Kind, Style, type YNode } from "../yaml/node.js";
+import { documentScalarValue } from "../yaml/to-document.js";
 
 /** The annotation kpt records its use in (Config Connector's blueprint metrics annotation). */
 export const CNRM_BLUEPRINT_ANNOTATION = "cnrm.cloud.google.com/blueprint";
@@ -31,23 +38,29 @@ export function recordAction(current: string, group: string): string {
 }
 
 /**
- * Records `group` in a resource's blueprint annotation when it is a Config Connector resource with
- * metadata. An existing annotation keeps its place and quoting; a new one is added last,
- * single-quoted (kyaml's SetAnnotation). Returns whether the resource was changed.
+ * Records `group` in a resource's (document node's) blueprint annotation when it is a Config
+ * Connector resource with metadata. An existing annotation keeps its place, quoting and comment (its
+ * value now a string); a new one is added last, single-quoted (kyaml's SetAnnotation). Returns whether
+ * the resource was changed.
  */
-export function attribute(doc: Document, group = "fn"): boolean {
-  const apiVersion = doc.getIn(["apiVersion"]);
+export function attribute(doc: YNode, group = "fn"): boolean {
+  const apiVersion = fieldValue(doc, ["apiVersion"]);
   if (typeof apiVersion !== "string" || !apiVersion.includes(".cnrm.")) return false;
-  const meta = doc.get("metadata", true);
-  if (!isMap(meta) || meta.items.length === 0) return false;
-  const existing = annotationsOf(doc)?.get(CNRM_BLUEPRINT_ANNOTATION, true);
-  const current = isScalar(existing) && existing.value != null ? String(existing.value) : "";
+  const meta = firstValue(rootMap(doc), "metadata");
+  if (meta?.kind !== Kind.Mapping || meta.content.length === 0) return false;
+  const existing = firstValue(annotationsNode(doc), CNRM_BLUEPRINT_ANNOTATION);
+  const value = existing?.kind === Kind.Scalar ? documentScalarValue(existing) : undefined;
+  const current = value !== null && value !== undefined ? String(value) : "";
   const next = recordAction(current, group);
-  if (isScalar(existing)) {
-    if (existing.value === next) return false;
+  if (existing?.kind === Kind.Scalar) {
+    if (value === next) return false;
     existing.value = next;
+    if ((existing.style & Style.Tagged) === 0 || existing.tag === "!!str") {
+      existing.tag = "!!str";
+      existing.style &= ~Style.Tagged;
+    }
     return true;
   }
-  setAnnotations(doc, [[CNRM_BLUEPRINT_ANNOTATION, next]]);
+  setNodeAnnotations(doc, [[CNRM_BLUEPRINT_ANNOTATION, next]]);
   return true;
 }

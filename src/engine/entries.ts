@@ -1,28 +1,23 @@
 /**
- * Resources as the engine tracks them through the pipeline: the document, the package it belongs
- * to and where it was read from (to write untouched documents back byte for byte).
+ * Resources as the engine tracks them through the pipeline: the document node (our YAML layer's
+ * `YNode`, the working form), the package it belongs to and where it was read from.
  */
 import type { Document } from "yaml";
-import {
-  annotationsOf,
-  INTERNAL_INDEX,
-  INTERNAL_PATH,
-  LEGACY_INDEX,
-  LEGACY_PATH,
-  pathOf,
-  SEQ_INDENT,
-  setAnnotations,
-} from "../krm/annotations.js";
-import type { ParsedDocument, ParsedFile } from "../krm/yaml-io.js";
+import { INTERNAL_INDEX, INTERNAL_PATH, LEGACY_INDEX, LEGACY_PATH, SEQ_INDENT } from "../krm/annotations.js";
+import { annotationsNode, fieldValue, nodePathOf, setNodeAnnotations } from "../krm/annotations-node.js";
+import { documentNode } from "../krm/document-node.js";
+import type { NodeParsedDocument, NodeParsedFile } from "../krm/yaml-io.js";
+import type { YNode } from "../yaml/node.js";
 
 /** One resource in the engine's working set. */
 export interface Entry {
-  doc: Document;
+  /** The resource's document node (`Kind.Document`), edited in place by the steps. */
+  node: YNode;
   /** Package the resource belongs to, relative to the root (`""` = root). */
   pkg: string;
   /** The document as read, when it came from a file. */
-  origin: ParsedDocument | undefined;
-  originFile: ParsedFile | undefined;
+  origin: NodeParsedDocument | undefined;
+  originFile: NodeParsedFile | undefined;
   /**
    * Whether `metadata.annotations` is removed when it ends up empty (kyaml's ClearEmptyAnnotations):
    * true when the engine created it or it held annotations when read; false for a map the user wrote
@@ -36,12 +31,12 @@ export interface Entry {
  * Returns whether its annotations map is to be removed when it ends up empty (see `createdAnnotations`).
  */
 export function annotateRead(
-  doc: Document,
+  doc: YNode,
   where: { relPath: string; index: number; seqIndent: string },
 ): boolean {
   const { relPath, index, seqIndent } = where;
-  const writtenEmpty = annotationsOf(doc)?.items.length === 0;
-  const created = setAnnotations(doc, [
+  const writtenEmpty = annotationsNode(doc)?.content.length === 0;
+  const created = setNodeAnnotations(doc, [
     [LEGACY_INDEX, String(index)],
     [LEGACY_PATH, relPath],
     [INTERNAL_INDEX, String(index)],
@@ -56,11 +51,26 @@ export function inSubtree(pkg: string, ancestor: string): boolean {
   return ancestor === "" || pkg === ancestor || pkg.startsWith(`${ancestor}/`);
 }
 
+/** An entry for a resource given as a `yaml` Document (kpt fn eval's stdin, the CLI): converted once. */
+export function documentEntry(doc: Document, createdAnnotations: boolean): Entry {
+  return { node: documentNode(doc), pkg: "", origin: undefined, originFile: undefined, createdAnnotations };
+}
+
 /** kpt's `IsKRM` check of one resource; returns the problem or undefined. */
 export function krmProblem(doc: Document): string | undefined {
-  const apiVersion = doc.getIn(["apiVersion"]);
-  const kind = doc.getIn(["kind"]);
-  const name = doc.getIn(["metadata", "name"]);
+  return krmFieldsProblem(doc.getIn(["apiVersion"]), doc.getIn(["kind"]), doc.getIn(["metadata", "name"]));
+}
+
+/** {@link krmProblem} on a document node. */
+export function krmNodeProblem(doc: YNode): string | undefined {
+  return krmFieldsProblem(
+    fieldValue(doc, ["apiVersion"]),
+    fieldValue(doc, ["kind"]),
+    fieldValue(doc, ["metadata", "name"]),
+  );
+}
+
+function krmFieldsProblem(apiVersion: unknown, kind: unknown, name: unknown): string | undefined {
   if (apiVersion === undefined || apiVersion === null || apiVersion === "")
     return "resource must have `apiVersion`";
   if (kind === undefined || kind === null || kind === "") return "resource must have `kind`";
@@ -71,10 +81,10 @@ export function krmProblem(doc: Document): string | undefined {
 /** kpt's `AreKRM` over entries (kustomization files are exempt): `<path>: <problem>` or undefined. */
 export function nonKrmProblem(entries: readonly Entry[]): string | undefined {
   for (const entry of entries) {
-    const path = pathOf(entry.doc) ?? "";
+    const path = nodePathOf(entry.node) ?? "";
     const base = path.slice(path.lastIndexOf("/") + 1);
     if (base === "kustomization.yaml" || base === "kustomization.yml" || base === "Kustomization") continue;
-    const problem = krmProblem(entry.doc);
+    const problem = krmNodeProblem(entry.node);
     if (problem) return `${path}: ${problem}`;
   }
   return undefined;

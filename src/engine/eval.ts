@@ -17,7 +17,8 @@ import type { Document } from "yaml";
 import type { Selector } from "../kptfile/schema.js";
 import { KrmignoreError } from "../krm/krmignore.js";
 import { allPackages, buildPackageTree } from "../krm/package-tree.js";
-import type { Entry } from "./entries.js";
+import { nodeToDocument } from "../yaml/to-document.js";
+import { documentEntry, type Entry } from "./entries.js";
 import { ALREADY_HANDLED, KptError } from "./errors.js";
 import type { PipelineStep } from "./function-config.js";
 import type { FunctionRuntime } from "./function-runtime.js";
@@ -99,7 +100,7 @@ export async function evaluateFunction(options: EvalOptions): Promise<EvalResult
     return { ok: false, resources: [], step: report, error };
   }
   const output = outcome.entries;
-  if (!files) return { ok: true, resources: output.map((e) => e.doc), step: report };
+  if (!files) return { ok: true, resources: output.map((e) => nodeToDocument(e.node)), step: report };
   const resources = outputResources(output);
   const composed = composeFiles({
     files,
@@ -121,13 +122,7 @@ function readInput(
 ): { entries: Entry[] } | { failure: EvalResult } {
   const files = options.files;
   if (!files) {
-    const entries = (options.resources ?? []).map((doc) => ({
-      doc,
-      pkg: "",
-      origin: undefined,
-      originFile: undefined,
-      createdAnnotations: false,
-    }));
+    const entries = (options.resources ?? []).map((doc) => documentEntry(doc, false));
     return { entries };
   }
   try {
@@ -198,5 +193,5 @@ async function runEvalStep(
 }
 
 function countSelected(entries: readonly Entry[], step: PipelineStep): number {
-  return entries.filter((e) => isSelected(e.doc, step.fn)).length;
+  return entries.filter((e) => isSelected(e.node, step.fn)).length;
 }

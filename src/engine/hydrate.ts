@@ -6,10 +6,9 @@
  */
 import { KptfileError, readKptfile } from "../kptfile/read.js";
 import type { Kptfile } from "../kptfile/schema.js";
-import { forgetPositions } from "../krm/clone.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
-import { type ParsedFile, parseYamlFile } from "../krm/yaml-io.js";
+import { type NodeParsedFile, readYamlFileNodes } from "../krm/yaml-io.js";
 import { annotateRead, type Entry, inSubtree, nonKrmProblem } from "./entries.js";
 import { KptError, PlainCause, wrapPackageError } from "./errors.js";
 import { pipelineSteps, validatePipeline } from "./function-config.js";
@@ -27,7 +26,7 @@ export interface HydrationOptions extends PipelineOptions {
 /** State of one render: the working set and everything recorded on the way (kpt's `hydrationContext`). */
 export class Hydration implements HydrationContext {
   working: Entry[] = [];
-  readonly parsed = new Map<string, ParsedFile>();
+  readonly parsed = new Map<string, NodeParsedFile>();
   readonly inputFiles = new Set<string>();
   readonly kptfiles = new Map<string, Kptfile>();
   readonly steps: StepReport[] = [];
@@ -91,13 +90,13 @@ export class Hydration implements HydrationContext {
       if (parsed.docs.length > 0) this.inputFiles.add(file);
       const rel = node.path === "" || asRoot ? file : file.slice(node.path.length + 1);
       for (const doc of parsed.docs) {
-        const createdAnnotations = annotateRead(doc.doc, {
+        const createdAnnotations = annotateRead(doc.node, {
           relPath: rel,
           index: doc.index,
           seqIndent: doc.seqIndent,
         });
         this.working.push({
-          doc: doc.doc,
+          node: doc.node,
           pkg: asRoot ? "" : node.path,
           origin: doc,
           originFile: parsed,
@@ -107,8 +106,8 @@ export class Hydration implements HydrationContext {
     }
   }
 
-  /** Parses one resource file of a package (positions dropped); bad bytes or YAML throw kpt's chain. */
-  private readResourceFile(node: PackageNode, file: string): ParsedFile {
+  /** Reads one resource file of a package into document nodes; bad bytes or YAML throw kpt's chain. */
+  private readResourceFile(node: PackageNode, file: string): NodeParsedFile {
     const invalid = this.options.utf8Problem?.(file);
     if (invalid) {
       throw new KptError({
@@ -117,9 +116,8 @@ export class Hydration implements HydrationContext {
         cause: `${file}: MalformedYAMLError: yaml: ${invalid}`,
       });
     }
-    let parsed: ParsedFile;
     try {
-      parsed = parseYamlFile(file, this.options.text(file) ?? "");
+      return readYamlFileNodes(file, this.options.text(file) ?? "");
     } catch (err) {
       if (!(err instanceof YamlSyntaxError)) throw err;
       throw new KptError({
@@ -128,8 +126,6 @@ export class Hydration implements HydrationContext {
         cause: `${file}: ${err.detail}`,
       });
     }
-    for (const doc of parsed.docs) forgetPositions(doc.doc);
-    return parsed;
   }
 
   private replaceSubtree(pkg: string, entries: Entry[]): void {

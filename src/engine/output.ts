@@ -8,30 +8,42 @@ import { posix } from "node:path";
 import type { Document } from "yaml";
 import {
   annotationsOf,
-  getAnnotation,
   INTERNAL_PATH,
   LEGACY_PATH,
   type ResourceLocation,
-  readLocation,
   SEQ_INDENT,
   setAnnotations,
-  stripPipelineAnnotations,
 } from "../krm/annotations.js";
-import { cloneDocument } from "../krm/clone.js";
+import {
+  fieldValue,
+  getNodeAnnotation,
+  readNodeLocation,
+  stripNodePipelineAnnotations,
+} from "../krm/annotations-node.js";
 import { goJsonText, isJsonPath } from "../krm/json-io.js";
 import { joinPath } from "../krm/package-tree.js";
-import { type DocumentToWrite, type ParsedFile, renderFileText } from "../krm/yaml-io.js";
+import { type NodeParsedFile, type NodeToWrite, renderNodeFileText } from "../krm/yaml-io.js";
+import { cloneNode, type YNode } from "../yaml/node.js";
+import { nodeToDocument } from "../yaml/to-document.js";
 import type { Entry } from "./entries.js";
 
 const encoder = new TextEncoder();
 
 /** The default file for a resource without a path annotation (kyaml: `[<namespace>/]<kind>_<name>.yaml`). */
-export function defaultPath(doc: Document): string {
-  const kind = String(doc.getIn(["kind"]) ?? "").toLowerCase();
-  const name = String(doc.getIn(["metadata", "name"]) ?? "");
-  const namespace = doc.getIn(["metadata", "namespace"]);
+export function defaultPath(doc: YNode): string {
+  const kind = fieldText(doc, ["kind"]).toLowerCase();
+  const name = fieldText(doc, ["metadata", "name"]);
+  const namespace = fieldValue(doc, ["metadata", "namespace"]);
   const file = `${kind}_${name}.yaml`;
   return typeof namespace === "string" && namespace !== "" ? `${namespace}/${file}` : file;
+}
+
+/** `String(doc.getIn(path) ?? "")` of the Document version (a collection there: its JSON). */
+function fieldText(doc: YNode, path: readonly string[]): string {
+  const value = fieldValue(doc, path);
+  if (value === undefined || value === null) return "";
+  if (typeof value === "object") return String(nodeToDocument(doc).getIn(path));
+  return String(value);
 }
 
 /**
@@ -56,8 +68,8 @@ interface Placed {
  */
 export function entryLocation(entry: Entry): ResourceLocation {
   const originalPath = entry.origin ? entry.originFile?.path : undefined;
-  return readLocation(
-    entry.doc,
+  return readNodeLocation(
+    entry.node,
     originalPath === undefined ? undefined : { path: localPath(entry), index: entry.origin?.index },
   );
 }
@@ -66,7 +78,7 @@ export function entryLocation(entry: Entry): ResourceLocation {
 export function placeEntries(entries: readonly Entry[]): Placed[] {
   return entries.map((entry, order) => {
     const loc = entryLocation(entry);
-    const rel = loc.path ?? defaultPath(entry.doc);
+    const rel = loc.path ?? defaultPath(entry.node);
     const file = posix.normalize(joinPath(entry.pkg, packageRelative(rel)));
     return { entry, file, index: loc.index ?? Number.MAX_SAFE_INTEGER, order };
   });
@@ -85,7 +97,7 @@ function localPath(entry: Entry): string | undefined {
 export function composeFiles(options: {
   files: ReadonlyMap<string, Uint8Array>;
   entries: readonly Entry[];
-  parsed: ReadonlyMap<string, ParsedFile>;
+  parsed: ReadonlyMap<string, NodeParsedFile>;
   inputFiles: ReadonlySet<string>;
 }): { files: Map<string, Uint8Array>; resourcePaths: string[] } {
   const out = new Map(options.files);
@@ -98,18 +110,16 @@ export function composeFiles(options: {
   for (const [file, list] of groups) {
     list.sort((a, b) => a.index - b.index || a.order - b.order);
     const docs = list.map((p) => {
-      const style = getAnnotation(p.entry.doc, SEQ_INDENT);
-      stripPipelineAnnotations(p.entry.doc, true);
-      return {
-        doc: p.entry.doc,
-        origin: p.entry.origin,
-        originFile: p.entry.originFile,
-        seqIndent: style === "wide" || style === "compact" ? style : undefined,
-      } satisfies DocumentToWrite;
+      const style = getNodeAnnotation(p.entry.node, SEQ_INDENT);
+      stripNodePipelineAnnotations(p.entry.node, true);
+      // kyaml writes a resource without its seqindent annotation compact.
+      const seqIndent =
+        style === "wide" || style === "compact" ? style : (p.entry.origin?.seqIndent ?? "compact");
+      return { node: p.entry.node, seqIndent } satisfies NodeToWrite;
     });
     // kyaml JSON-encodes a *.json file's single resource; more than one is written as YAML.
-    const json = isJsonPath(file) && docs.length === 1 ? goJsonText(docs[0].doc) : undefined;
-    const text = json ?? renderFileText({ path: file, docs });
+    const json = isJsonPath(file) && docs.length === 1 ? goJsonText(nodeToDocument(docs[0].node)) : undefined;
+    const text = json ?? renderNodeFileText(docs);
     out.set(file, encoder.encode(text));
   }
   for (const file of options.inputFiles) {
@@ -124,7 +134,7 @@ export function composeFiles(options: {
  */
 export function outputResources(entries: readonly Entry[]): Document[] {
   return placeEntries(entries).map((p) => {
-    const doc = cloneDocument(p.entry.doc);
+    const doc = nodeToDocument(cloneNode(p.entry.node));
     const index = String(p.index === Number.MAX_SAFE_INTEGER ? 0 : p.index);
     if (!annotationsOf(doc)) setAnnotations(doc, []);
     setAnnotations(doc, [

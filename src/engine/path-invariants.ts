@@ -41,7 +41,7 @@ export function pathInvariantProblem(
     // A resource without a path goes to kyaml's default `[<namespace>/]<kind>_<name>.yaml`, which a
     // namespace such as `../..` would move outside the package too.
     const location = entryLocation(entry);
-    const rel = location.path ?? defaultPath(entry.doc);
+    const rel = location.path ?? defaultPath(entry.node);
     const clean = packageRelative(rel);
     const inGit = clean.split("/").includes(".git");
     if (clean === ".." || clean.startsWith("../") || inGit) {

@@ -6,9 +6,10 @@
  * is recorded as it ends (`captureStepResult`: its status, its report, the `step-end` event).
  */
 import { Document, parseAllDocuments } from "yaml";
-import { pathOf } from "../krm/annotations.js";
+import { nodePathOf } from "../krm/annotations-node.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import type { FunctionResult } from "../krm/resource-list.js";
+import { nodeToDocument } from "../yaml/to-document.js";
 import type { Entry } from "./entries.js";
 import { KptError, kptfileFieldError, PlainCause } from "./errors.js";
 import {
@@ -106,7 +107,7 @@ export function fnChain(ctx: HydrationContext, run: PackageRun, steps: PipelineS
   const local = run.entries.filter((e) => e.pkg === run.node.path && e.origin);
   for (const step of steps) {
     const configPath = step.fn.configPath;
-    if (configPath === undefined || local.some((e) => pathOf(e.doc) === cleanPath(configPath))) continue;
+    if (configPath === undefined || local.some((e) => nodePathOf(e.node) === cleanPath(configPath))) continue;
     throw new PlainCause(
       kptfileFieldError({
         field: `${stepField(step)}.configPath`,
@@ -165,7 +166,7 @@ function pendingReport(run: PackageRun, step: PipelineStep): Omit<StepReport, "s
     label: stepLabel(step),
     fnType: step.fn.image ? "image" : "exec",
     resourceCount: filtering
-      ? run.entries.filter((e) => isSelected(e.doc, step.fn)).length
+      ? run.entries.filter((e) => isSelected(e.node, step.fn)).length
       : run.entries.length,
     selected: filtering,
     packageName: run.pkgName,
@@ -266,8 +267,9 @@ function stepFunctionConfig(
   if (fn.config) return new Document(fn.config);
   if (fn.configPath === undefined) return undefined;
   const configPath = fn.configPath;
-  const current = run.entries.find((e) => e.pkg === run.node.path && pathOf(e.doc) === configPath);
-  if (current) return current.doc;
+  const current = run.entries.find((e) => e.pkg === run.node.path && nodePathOf(e.node) === configPath);
+  // One document a step: the functionConfig stays a Document (see NodeResourceList).
+  if (current) return nodeToDocument(current.node);
   const text = ctx.options.text(joinPath(run.node.path, cleanPath(configPath)));
   if (text === undefined) return undefined;
   return parseAllDocuments(text).find((d) => d.contents !== null) as Document | undefined;

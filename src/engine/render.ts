@@ -17,10 +17,12 @@ import { mergeRenderedCondition } from "../kptfile/conditions.js";
 import { KptfileError, readKptfile, toPlain } from "../kptfile/read.js";
 import type { Kptfile } from "../kptfile/schema.js";
 import { writeKptfileWithStatus } from "../kptfile/write.js";
+import { fieldValue } from "../krm/annotations-node.js";
 import { KrmignoreError } from "../krm/krmignore.js";
 import { buildPackageTree, type PackageNode } from "../krm/package-tree.js";
 import { utf8Problem } from "../krm/utf8.js";
-import { foldDocumentComment } from "../krm/yaml-io.js";
+import { foldNodeDocumentComment } from "../krm/yaml-io.js";
+import { nodeToDocument } from "../yaml/to-document.js";
 import { attribute } from "./attribution.js";
 import type { Entry } from "./entries.js";
 import { KptError } from "./errors.js";
@@ -102,7 +104,7 @@ export async function renderPackage(options: RenderOptions): Promise<RenderResul
   // kpt attributes the resources it stores: after success, or after a failure whose partial
   // output is saved.
   if ((options.attribution ?? true) && (!failure || policy === "PartiallyRendered")) {
-    for (const entry of hydration.working) attribute(entry.doc);
+    for (const entry of hydration.working) attribute(entry.node);
   }
   return renderResult({ options, hydration, failure, policy, rootKptfile });
 }
@@ -239,7 +241,9 @@ function keepConditions(status: KptfileStatus, kptfile: Kptfile): KptfileStatus 
 }
 
 function isRootKptfile(entry: Entry): boolean {
-  return entry.pkg === "" && entry.originFile?.path === "Kptfile" && entry.doc.getIn(["kind"]) === "Kptfile";
+  return (
+    entry.pkg === "" && entry.originFile?.path === "Kptfile" && fieldValue(entry.node, ["kind"]) === "Kptfile"
+  );
 }
 
 /** Composes the stored files from the working set, the root Kptfile re-serialized with the status. */
@@ -249,7 +253,7 @@ function store(
   withStatus: { status: KptfileStatus; fallback: Kptfile } | undefined,
 ): { files: Map<string, Uint8Array>; resourcePaths: string[] } {
   if (!withStatus) {
-    for (const entry of h.working) foldDocumentComment(entry.doc);
+    for (const entry of h.working) foldNodeDocumentComment(entry.node);
     return composeFiles({ files: original, entries: h.working, parsed: h.parsed, inputFiles: h.inputFiles });
   }
   const root = h.working.find(isRootKptfile);
@@ -259,7 +263,8 @@ function store(
   const composed = composeFiles({ files: original, entries: rest, parsed: h.parsed, inputFiles });
   let kptfile = withStatus.fallback;
   if (root) {
-    const clone = root.doc.clone();
+    // The root Kptfile is read back as a Document once (its status is written by the Kptfile writer).
+    const clone = nodeToDocument(root.node);
     const meta = clone.getIn(["metadata", "annotations"]);
     if (meta) {
       for (const key of [

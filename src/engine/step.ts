@@ -5,31 +5,30 @@
  * input's field order (kyaml's `CopyComments` and `SyncOrder`, from each input resource's shape taken
  * before the run), map output resources back to their package and origin, and record the step status.
  */
-import { type Document, isDocument } from "yaml";
+import type { Document } from "yaml";
+import { INTERNAL_PATH, LEGACY_PATH, PACKAGE_PATH, RESOURCE_ID } from "../krm/annotations.js";
 import {
-  annotationsOf,
-  getAnnotation,
-  INTERNAL_PATH,
-  LEGACY_PATH,
-  PACKAGE_PATH,
-  RESOURCE_ID,
-  readLocation,
-  setAnnotations,
-  stripPipelineAnnotations,
-} from "../krm/annotations.js";
+  annotationsNode,
+  deleteNodeKeys,
+  getNodeAnnotation,
+  readNodeLocation,
+  setNodeAnnotations,
+  stripNodePipelineAnnotations,
+  viaDocument,
+} from "../krm/annotations-node.js";
 import { cloneDocument } from "../krm/clone.js";
-import { copyComments } from "../krm/comments.js";
-import { syncFieldOrder } from "../krm/field-order.js";
-import type { FunctionResult } from "../krm/resource-list.js";
-import { type DocumentShape, documentShape } from "../krm/resource-shape.js";
-import { foldReturnedResourceComment } from "../krm/yaml-io.js";
+import type { FunctionResult, NodeResourceList } from "../krm/resource-list.js";
+import { foldNodeReturnedResourceComment } from "../krm/yaml-io.js";
+import { cloneNode, Kind, YNode } from "../yaml/node.js";
 import { type Entry, nonKrmProblem } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
 import { type PipelineStep, stepOrigin } from "./function-config.js";
-import type { FunctionRef, FunctionRunOutcome, FunctionRuntime } from "./function-runtime.js";
+import type { FunctionRef, FunctionRuntime, NodeRunOutcome, NodeRunRequest } from "./function-runtime.js";
 import { normalizeImage } from "./image.js";
+import { documentRequest, nodeOutcome } from "./node-adapter.js";
 import { defaultPath } from "./output.js";
 import { packageOfValue, packagePathValue } from "./package-path.js";
+import { type InputShape, restoreInputShape, takeInputShape } from "./restore.js";
 import { isSelected } from "./selectors.js";
 import type { StepStatus } from "./types.js";
 
@@ -85,7 +84,7 @@ function fnRef(step: PipelineStep): FunctionRef {
     : { exec: step.fn.exec };
 }
 
-function noRuntime(step: PipelineStep): FunctionRunOutcome {
+function noRuntime(step: PipelineStep): NodeRunOutcome {
   const what = step.fn.image
     ? `image ${JSON.stringify(step.fn.image)}`
     : `exec ${JSON.stringify(step.fn.exec)}`;
@@ -96,19 +95,33 @@ function noRuntime(step: PipelineStep): FunctionRunOutcome {
   };
 }
 
+/**
+ * Runs a node request on a runtime: `runNodes` when it has one, else `run` on the items converted to
+ * Documents once, its output converted back. `undefined`: not the runtime's function.
+ */
+export async function runNodesOn(
+  runtime: FunctionRuntime,
+  request: NodeRunRequest,
+): Promise<NodeRunOutcome | undefined> {
+  if (runtime.runNodes) return runtime.runNodes(request);
+  const outcome = await runtime.run(documentRequest(request));
+  return outcome && nodeOutcome(outcome);
+}
+
 /** Calls the runtime; a throwing runtime or a malformed output becomes an execution error. */
 async function invoke(
   options: RunStepOptions,
-  items: Document[],
+  items: YNode[],
   functionConfig: Document | undefined,
-): Promise<FunctionRunOutcome> {
+): Promise<NodeRunOutcome> {
   const { step } = options;
-  let outcome: FunctionRunOutcome;
+  let outcome: NodeRunOutcome;
   try {
+    const input: NodeResourceList = { items, functionConfig, results: [] };
     outcome =
-      (await options.runtime.run({
+      (await runNodesOn(options.runtime, {
         fn: fnRef(step),
-        input: { items, functionConfig, results: [] },
+        input,
         cwd: options.cwd,
         ...(options.packagePaths ? { origin: stepOrigin(options.pkg, step) } : {}),
       })) ?? noRuntime(step);
@@ -121,7 +134,10 @@ async function invoke(
     };
   }
   const output: unknown[] | undefined = outcome.output?.items;
-  if (outcome.output && (!Array.isArray(output) || !output.every((item) => isDocument(item)))) {
+  if (
+    outcome.output &&
+    (!Array.isArray(output) || !output.every((item) => item instanceof YNode && item.kind === Kind.Document))
+  ) {
     return {
       exitCode: 1,
       stderr: outcome.stderr,
@@ -135,7 +151,7 @@ async function invoke(
 export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   const { step, entries } = options;
   const filtering = (step.fn.selectors?.length ?? 0) > 0 || (step.fn.exclude?.length ?? 0) > 0;
-  const selected = filtering ? entries.filter((e) => isSelected(e.doc, step.fn)) : [...entries];
+  const selected = filtering ? entries.filter((e) => isSelected(e.node, step.fn)) : [...entries];
   const status = baseStatus(step);
   const started = Date.now();
   const problem = nonKrmProblem(selected);
@@ -155,7 +171,7 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   const inPlace = options.inPlace === true && step.kind === "mutator";
   // A runtime that keeps its input (writes it to a process) needs no shapes taken before the run.
   const keeps = options.runtime.keepsInput?.(fnRef(step)) === true;
-  const shapes = inPlace && !keeps ? selected.map((e) => documentShape(e.doc)) : undefined;
+  const shapes = inPlace && !keeps ? selected.map((e) => takeInputShape(e.node)) : undefined;
   const outcome = await invoke(options, inputItems(selected, inPlace, options.packagePaths), functionConfig);
   const durationMs = Date.now() - started;
   const results = recordOutcome(status, outcome);
@@ -184,10 +200,10 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
 }
 
 /** The function's input items: the selected resources (or clones) with `config.k8s.io/id` set. */
-function inputItems(selected: Entry[], inPlace: boolean, packagePaths: boolean | undefined): Document[] {
+function inputItems(selected: Entry[], inPlace: boolean, packagePaths: boolean | undefined): YNode[] {
   return selected.map((entry, i) => {
-    const doc = inPlace ? entry.doc : cloneDocument(entry.doc);
-    setAnnotations(
+    const doc = inPlace ? entry.node : cloneNode(entry.node);
+    setNodeAnnotations(
       doc,
       packagePaths
         ? [
@@ -201,7 +217,7 @@ function inputItems(selected: Entry[], inPlace: boolean, packagePaths: boolean |
 }
 
 /** Records the runtime's outcome in the step status (kpt's fields); returns the function's results. */
-function recordOutcome(status: StepStatus, outcome: FunctionRunOutcome): FunctionResult[] {
+function recordOutcome(status: StepStatus, outcome: NodeRunOutcome): FunctionResult[] {
   const results = outcome.output?.results ?? [];
   // kpt lists every result under `results` and repeats the error-severity ones under `errorResults`.
   const errorResults = results.filter((r) => r.severity === "error");
@@ -220,45 +236,46 @@ function recordOutcome(status: StepStatus, outcome: FunctionRunOutcome): Functio
  * there are no comments to copy back and no field order to restore.
  */
 function mapOutputs(
-  items: Document[],
+  items: YNode[],
   selected: Entry[],
   pkg: string,
   packagePaths: boolean,
-  input: { shapes: DocumentShape[] | undefined; keeps: boolean },
+  input: { shapes: InputShape[] | undefined; keeps: boolean },
 ): Array<Entry & { sourceIndex?: number }> {
   return items.map((doc) => {
-    const id = getAnnotation(doc, RESOURCE_ID);
+    const id = getNodeAnnotation(doc, RESOURCE_ID);
     const sourceIndex = id === undefined ? undefined : Number.parseInt(id, 10);
     const source = sourceIndex === undefined ? undefined : selected[sourceIndex];
-    const named = packagePaths ? packageOfValue(getAnnotation(doc, PACKAGE_PATH)) : undefined;
-    const ann = annotationsOf(doc);
-    ann?.delete(RESOURCE_ID);
-    if (packagePaths) ann?.delete(PACKAGE_PATH);
-    // The map that only carried the engine's id goes with it (kyaml's writer clears empty annotations).
-    if (ann && ann.items.length === 0) stripPipelineAnnotations(doc, true);
+    const named = packagePaths ? packageOfValue(getNodeAnnotation(doc, PACKAGE_PATH)) : undefined;
+    dropEngineIds(doc, packagePaths);
     if (!source) {
       // kyaml's FunctionFilter names a generated resource's file right away (`DefaultPathAnnotation`):
       // `[<namespace>/]<kind>_<name>.yaml` as the resource is now, whatever later steps change.
-      if (readLocation(doc).path === undefined) {
+      if (readNodeLocation(doc).path === undefined) {
         const file = defaultPath(doc);
-        setAnnotations(doc, [
+        setNodeAnnotations(doc, [
           [INTERNAL_PATH, file],
           [LEGACY_PATH, file],
         ]);
       }
-      foldReturnedResourceComment(doc);
-      return { doc, pkg: named ?? pkg, origin: undefined, originFile: undefined, createdAnnotations: true };
+      foldNodeReturnedResourceComment(doc);
+      return {
+        node: doc,
+        pkg: named ?? pkg,
+        origin: undefined,
+        originFile: undefined,
+        createdAnnotations: true,
+      };
     }
-    if (!input.keeps || doc !== source.doc) {
-      const shape = input.shapes ? input.shapes[sourceIndex!] : documentShape(source.doc);
-      copyComments(shape, doc);
-      syncFieldOrder(shape, doc);
+    if (!input.keeps || doc !== source.node) {
+      const shape = input.shapes ? input.shapes[sourceIndex!] : takeInputShape(source.node);
+      restoreInputShape(shape, doc);
     }
     // A resource that went through a function comes back as a ResourceList item: the comments its
     // document started with are now the first key's, whatever the runtime (kpt's function round trip).
-    foldReturnedResourceComment(doc);
+    foldNodeReturnedResourceComment(doc);
     return {
-      doc,
+      node: doc,
       pkg: named ?? source.pkg,
       origin: source.origin,
       originFile: source.originFile,
@@ -266,6 +283,24 @@ function mapOutputs(
       sourceIndex,
     };
   });
+}
+
+/**
+ * Removes the engine's id (and package-path) annotations from an output resource; the map that only
+ * carried them goes with them (kyaml's writer clears empty annotations).
+ */
+function dropEngineIds(doc: YNode, packagePaths: boolean): void {
+  const ann = annotationsNode(doc);
+  if (!ann) return;
+  const keys = packagePaths ? [RESOURCE_ID, PACKAGE_PATH] : [RESOURCE_ID];
+  if (!deleteNodeKeys(ann, keys)) {
+    viaDocument(doc, (d) => {
+      const map = d.getIn(["metadata", "annotations"], true) as { delete(key: string): boolean };
+      for (const key of keys) map.delete(key);
+    });
+  }
+  const after = annotationsNode(doc);
+  if (after && after.content.length === 0) stripNodePipelineAnnotations(doc, true);
 }
 
 /** kpt's `MergeWithInput`: selected inputs are replaced by their outputs in place; new outputs go last. */

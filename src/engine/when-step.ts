@@ -3,6 +3,7 @@
  * sees; a step whose condition is false does not run and is recorded as `skipped: true` in the
  * Kptfile's `status.renderStatus` (kpt prints `[SKIPPED] "<image>" (celCondition not met)`).
  */
+import { nodeToDocument } from "../yaml/to-document.js";
 import type { Entry } from "./entries.js";
 import type { PipelineStep } from "./function-config.js";
 import { stepLabel } from "./step.js";
@@ -23,7 +24,7 @@ export async function whenConditionMet(
   try {
     return evaluateWhen(
       when,
-      entries.map((e) => e.doc.toJS() ?? {}),
+      entries.map((e) => nodeToDocument(e.node).toJS() ?? {}),
     );
   } catch (err) {
     if (!(err instanceof WhenConditionError)) throw err;

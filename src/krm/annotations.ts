@@ -144,7 +144,8 @@ export function readLocation(doc: Document, original?: ResourceLocation): Resour
   return { path, index: Number.isNaN(index) ? undefined : index };
 }
 
-function pickChanged(
+/** kpt's reconciliation of the two forms of a location annotation (see `readLocation`). */
+export function pickChanged(
   internal: string | undefined,
   legacy: string | undefined,
   original: string | undefined,

@@ -61,24 +61,3 @@ export function cloneDocument(doc: Document): Document {
   copy.contents = cloneNode(contents, doc.schema);
   return copy;
 }
-
-/**
- * Drops the source positions (`range`) of a document's nodes: a third of a parsed document's memory,
- * needed only while reading it (errors, key-line comments). Set to undefined rather than deleted, so
- * the nodes keep their shape.
- */
-export function forgetPositions(doc: Document): void {
-  doc.range = undefined;
-  forgetNodePositions(doc.contents);
-}
-
-function forgetNodePositions(node: unknown): void {
-  if (isPair(node)) {
-    forgetNodePositions(node.key);
-    forgetNodePositions(node.value);
-    return;
-  }
-  if (!isNode(node)) return;
-  if (node.range) node.range = undefined;
-  if (isMap(node) || isSeq(node)) for (const item of node.items as unknown[]) forgetNodePositions(item);
-}

@@ -7,8 +7,12 @@
  */
 import { type Document, isMap, isNode } from "yaml";
 import { writeDocument } from "../yaml/from-document.js";
-import { deriveSeqIndent, readYamlStream, type StreamDocument } from "../yaml/index.js";
-import { nodeToDocument } from "../yaml/to-document.js";
+import { goComment } from "../yaml/from-document-scalar.js";
+import { deriveSeqIndent, printDocument, readYamlStream, type StreamDocument } from "../yaml/index.js";
+import { Kind, Style, type YNode } from "../yaml/node.js";
+import { nodeToDocument, yamlComment } from "../yaml/to-document.js";
+import { viaDocument } from "./annotations-node.js";
+import { documentNode } from "./document-node.js";
 import {
   isBlankChunk,
   type ParsedDocument,
@@ -34,15 +38,8 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
     // The `yaml` package's reading words the error as kpt does (or reads what ours refused).
     return parseYamlFileWithYamlPackage(path, text);
   }
-  const contentChunks = stream.length > 0 ? splitChunks(text).filter((c) => !isBlankChunk(c)) : [];
-  const sourceOk = contentChunks.length === stream.length;
-  const docs: ParsedDocument[] = stream.map((d, index) => ({
-    doc: nodeToDocument(d.node),
-    source: sourceOk ? contentChunks[index] : undefined,
-    index,
-    seqIndent: d.seqIndent,
-  }));
-  return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndent(text), docs };
+  const file = streamFile(path, text, stream);
+  return { ...file, docs: file.docs.map(({ node, ...rest }) => ({ ...rest, doc: nodeToDocument(node) })) };
 }
 
 /**
@@ -122,4 +119,144 @@ export function foldReturnedResourceComment(doc: Document): void {
   key.commentBefore = lines.join("\n");
   doc.commentBefore = null;
   contents.commentBefore = null;
+}
+
+/** One document of a file as the engine reads it: {@link ParsedDocument} with the document node. */
+export interface NodeParsedDocument extends Omit<ParsedDocument, "doc"> {
+  node: YNode;
+}
+
+/** A package file as the engine reads it: {@link ParsedFile} with document nodes. */
+export interface NodeParsedFile extends Omit<ParsedFile, "docs"> {
+  docs: NodeParsedDocument[];
+}
+
+/**
+ * Reads one YAML file into document nodes for the engine (`parseYamlFile` without the Documents):
+ * the same documents, indexes and sequence indentation. A file our reader refuses goes through
+ * `parseYamlFile`'s fallback, which words the error as kpt does (or reads it: its Documents are
+ * then converted once).
+ * @throws YamlSyntaxError (file and Go-worded line) on bad YAML.
+ */
+export function readYamlFileNodes(path: string, text: string): NodeParsedFile {
+  let stream: StreamDocument[] | undefined;
+  if (process.env.PORCHLIGHT_OLD_READER !== "1") {
+    try {
+      stream = readYamlStream(text);
+    } catch {
+      stream = undefined;
+    }
+  }
+  if (!stream) {
+    const parsed = parseYamlFileWithYamlPackage(path, text);
+    return { ...parsed, docs: parsed.docs.map(({ doc, ...rest }) => ({ ...rest, node: documentNode(doc) })) };
+  }
+  return streamFile(path, text, stream);
+}
+
+/** A file's documents as our reader gave them, each with its source chunk when the chunks line up. */
+function streamFile(path: string, text: string, stream: StreamDocument[]): NodeParsedFile {
+  const contentChunks = stream.length > 0 ? splitChunks(text).filter((c) => !isBlankChunk(c)) : [];
+  const sourceOk = contentChunks.length === stream.length;
+  const docs: NodeParsedDocument[] = stream.map((d, index) => ({
+    node: d.node,
+    source: sourceOk ? contentChunks[index] : undefined,
+    index,
+    seqIndent: d.seqIndent,
+  }));
+  return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndent(text), docs };
+}
+
+/** A document node written as kyaml writes a changed document (`serializeChanged` on a node). */
+export function serializeNode(node: YNode, seqIndent: SeqIndent): string {
+  if (process.env.PORCHLIGHT_OLD_WRITER !== "1") return printDocument(node, seqIndent);
+  return serializeWithYamlPackage(nodeToDocument(node), seqIndent);
+}
+
+/** One document node to write into a file, with its sequence indentation (see {@link DocumentToWrite}). */
+export interface NodeToWrite {
+  node: YNode;
+  seqIndent: SeqIndent;
+}
+
+/** The text of a file holding `docs` in order (`renderFileText` on nodes): `---` lines between. */
+export function renderNodeFileText(docs: readonly NodeToWrite[]): string {
+  let out = "";
+  for (let i = 0; i < docs.length; i++) {
+    if (i > 0) out += "---\n";
+    out += serializeNode(docs[i].node, docs[i].seqIndent);
+  }
+  return out;
+}
+
+/**
+ * The head comments of a document node as the `yaml` Document reads them (`nodeToDocument`): the
+ * document's, the root mapping's and its first key's; undefined for a root that is no block mapping
+ * with a key.
+ */
+function documentHeads(
+  doc: YNode,
+): { key: YNode; doc?: string; contents?: string; first?: string } | undefined {
+  const root = doc.content[0];
+  if (root?.kind !== Kind.Mapping || (root.style & Style.Flow) !== 0 || root.content.length === 0)
+    return undefined;
+  const key = root.content[0];
+  const head = yamlComment(doc.headComment);
+  const first = yamlComment(key.headComment);
+  if (doc.value === "---") return { key, doc: head, contents: first };
+  if (head !== undefined && first !== undefined) return { key, first: `${head}\n\n${first}` };
+  return { key, doc: head, first };
+}
+
+/** Whether a document node's head comments need the Document to be folded (a flow root mapping). */
+function foldsViaDocument(doc: YNode): boolean {
+  const root = doc.content[0];
+  return (
+    root?.kind === Kind.Mapping &&
+    (root.style & Style.Flow) !== 0 &&
+    root.content.length > 0 &&
+    (doc.headComment !== "" || root.headComment !== "" || root.content[0].headComment !== "")
+  );
+}
+
+/** Gives a document node's head comments to its first key, as the Document's `key.commentBefore`. */
+function setFirstKeyComment(doc: YNode, key: YNode, comment: string): void {
+  key.headComment = goComment(comment);
+  doc.headComment = "";
+  doc.value = "";
+}
+
+/** {@link foldDocumentComment} on a document node: the same comments once written. */
+export function foldNodeDocumentComment(doc: YNode): void {
+  if (foldsViaDocument(doc)) {
+    viaDocument(doc, foldDocumentComment);
+    return;
+  }
+  const heads = documentHeads(doc);
+  if (!heads) return;
+  const own = heads.contents?.replace(/\n+$/, "");
+  const before = [heads.doc?.replace(/\n+$/, ""), own, heads.first].filter(
+    (c): c is string => typeof c === "string" && c !== "",
+  );
+  if (before.length === 0 || (!heads.doc && heads.contents === own)) return;
+  setFirstKeyComment(doc, heads.key, before.join("\n"));
+}
+
+/** {@link foldReturnedResourceComment} on a document node: the same comments once written. */
+export function foldNodeReturnedResourceComment(doc: YNode): void {
+  if (foldsViaDocument(doc)) {
+    viaDocument(doc, foldReturnedResourceComment);
+    return;
+  }
+  const heads = documentHeads(doc);
+  if (!heads) return;
+  const lines: string[] = [];
+  for (const comment of [heads.doc, heads.contents, heads.first])
+    if (comment) lines.push(...comment.split("\n"));
+  while (lines[0] === "") lines.shift();
+  while (lines.at(-1) === "") lines.pop();
+  const last = lines.lastIndexOf("");
+  if (last !== -1) lines.splice(last, 1);
+  if (lines.length === 0) return;
+  setFirstKeyComment(doc, heads.key, lines.join("\n"));
 }

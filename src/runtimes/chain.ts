@@ -2,6 +2,8 @@
  * Runtimes in a chain (kpt's multi-runtime lookup): each is asked in order and the first that does not
  * answer "not mine" (`undefined`) runs the function. When none can, the step fails cleanly.
  */
+import type { FunctionRunRequest, NodeRunOutcome, NodeRunRequest } from "../engine/function-runtime.js";
+import { documentRequest, nodeOutcome } from "../engine/node-adapter.js";
 import type { FunctionRef, FunctionRunOutcome, FunctionRuntime } from "./runtime.js";
 
 /**
@@ -27,6 +29,15 @@ function describe(fn: FunctionRef): string {
  * how to make it runnable (as kpt records docker's failure to start an image).
  */
 export function chainRuntimes(runtimes: FunctionRuntime[], options: ChainOptions = {}): FunctionRuntime {
+  const failed = (runtime: FunctionRuntime, fn: FunctionRef, err: unknown) => {
+    const why = err instanceof Error ? err.message : String(err);
+    return { exitCode: 1, stderr: `${runtime.name} runtime failed to run ${describe(fn)}: ${why}` };
+  };
+  const notRunnable = (fn: FunctionRef) => {
+    const hint = options.hint?.(fn);
+    const message = `porchlight: cannot run ${describe(fn)}: no runtime can run it${hint ? ` (${hint})` : ""}`;
+    return { exitCode: NOT_RUNNABLE_EXIT_CODE, stderr: message };
+  };
   return {
     name: `chain(${runtimes.map((r) => r.name).join(",")})`,
     keepsInput: (fn) => runtimes.every((r) => r.keepsInput?.(fn) === true),
@@ -36,17 +47,33 @@ export function chainRuntimes(runtimes: FunctionRuntime[], options: ChainOptions
         try {
           outcome = await runtime.run(request);
         } catch (err) {
-          const why = err instanceof Error ? err.message : String(err);
-          return {
-            exitCode: 1,
-            stderr: `${runtime.name} runtime failed to run ${describe(request.fn)}: ${why}`,
-          };
+          return failed(runtime, request.fn, err);
         }
         if (outcome) return outcome;
       }
-      const hint = options.hint?.(request.fn);
-      const message = `porchlight: cannot run ${describe(request.fn)}: no runtime can run it${hint ? ` (${hint})` : ""}`;
-      return { exitCode: NOT_RUNNABLE_EXIT_CODE, stderr: message };
+      return notRunnable(request.fn);
+    },
+    /**
+     * `run` on node items: a member with `runNodes` gets them as they are; one without gets them
+     * converted to Documents (once for all such members) and its output converted back.
+     */
+    async runNodes(request): Promise<NodeRunOutcome> {
+      let asDocuments: FunctionRunRequest | undefined;
+      for (const runtime of runtimes) {
+        let outcome: NodeRunOutcome | undefined;
+        try {
+          if (runtime.runNodes) outcome = await runtime.runNodes(request);
+          else {
+            asDocuments ??= documentRequest(request as NodeRunRequest);
+            const out = await runtime.run(asDocuments);
+            outcome = out && nodeOutcome(out);
+          }
+        } catch (err) {
+          return failed(runtime, request.fn, err);
+        }
+        if (outcome) return outcome;
+      }
+      return notRunnable(request.fn);
     },
   };
 }

@@ -8,8 +8,8 @@
 import { Alias, Document, isScalar, Pair, parseDocument, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { Kind, Style, type YNode } from "./node.js";
 
-/** yaml.v3 comment text (`#` lines) as the `yaml` package holds it (without `#`). */
-function yamlComment(comment: string): string | undefined {
+/** yaml.v3 comment text (`#` lines) as the `yaml` package holds it (without `#`); undefined for none. */
+export function yamlComment(comment: string): string | undefined {
   if (comment === "") return undefined;
   let out = "";
   let start = 0;
@@ -99,6 +99,16 @@ function taggedScalar(n: YNode): Scalar {
   const parsed = parseDocument(`!<${longTagOf(n.tag)}> ${JSON.stringify(n.value)}`);
   const c = parsed.contents;
   return isScalar(c) ? new Scalar(c.value) : new Scalar(n.value);
+}
+
+/**
+ * The value the `yaml` package's core schema reads for a scalar node (what {@link nodeToDocument}
+ * gives its Scalar): a plain scalar resolved (`null`, booleans, numbers), a quoted or `!!str` one its
+ * text, another explicit tag resolved as the `yaml` package resolves it.
+ */
+export function documentScalarValue(n: YNode): unknown {
+  if ((n.style & Style.Tagged) !== 0 && n.tag !== "!!str") return taggedScalar(n).value;
+  return untaggedValue(n);
 }
 
 /** A scalar node as a `yaml` Scalar: its value, style, source text, tag, anchor and line comment. */

@@ -4,9 +4,11 @@
  * (`ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2`, `gcr.io/kpt-fn/set-labels:unstable`,
  * `set-labels`, `set-labels@sha256:…`).
  */
-import type { FunctionResult, ResourceList } from "../../krm/resource-list.js";
+import type { NodeRunOutcome } from "../../engine/function-runtime.js";
+import { documentList, nodeList } from "../../engine/node-adapter.js";
+import type { FunctionResult, NodeResourceList, ResourceList } from "../../krm/resource-list.js";
 import type { FunctionRunOutcome, FunctionRuntime } from "../runtime.js";
-import type { BuiltinFunction } from "./builtin-function.js";
+import type { BuiltinFunction, BuiltinFunctionOutput, NodeFunctionOutput } from "./builtin-function.js";
 import type { StarlarkSettings } from "./starlark/settings.js";
 
 /** What the Go SDK's `fn.AsMain` prints to stderr when a function reports failure. */
@@ -133,32 +135,72 @@ export function createBuiltinRuntime(
     // Builtins edit their input in place; a function they do not run is none of theirs.
     keepsInput: (fn) => !fn.image || Boolean(fn.exec),
     async run(request): Promise<FunctionRunOutcome | undefined> {
-      const image = request.fn.image;
-      if (!image || request.fn.exec) return undefined;
-      const lazy = registry.resolve(image);
-      if (!lazy) return undefined;
-      const fn = await lazy.load();
+      const fn = await builtinFor(request.fn);
+      if (!fn) return undefined;
       // The list belongs to this run (the engine passes clones): builtins edit it in place, no second copy.
       const list: ResourceList = { ...request.input, results: [...request.input.results] };
       try {
         const out = await fn.run(list);
-        const results: FunctionResult[] = out.results;
-        const failed = results.some((r) => r.severity === "error");
-        const exitCode = out.exitCode ?? (failed ? 1 : 0);
-        const stderr = out.stderr ?? (exitCode !== 0 ? SDK_FAILURE_STDERR : "");
         return {
-          exitCode,
-          stderr,
-          output: { items: out.items, functionConfig: list.functionConfig, results },
+          ...outcomeOf(out),
+          output: { items: out.items, functionConfig: list.functionConfig, results: out.results },
         };
       } catch (err) {
-        const message = `function ${JSON.stringify(fn.name)} failed: ${errorMessage(err)}`;
-        return {
-          exitCode: 1,
-          stderr: message,
-          output: { items: request.input.items, results: [{ message, severity: "error" }] },
-        };
+        return thrown(fn, err, request.input.items);
       }
     },
+    /**
+     * `run` on node items: a builtin with `runNodes` is called with them as they are; one without gets
+     * them converted to Documents once and its items converted back.
+     */
+    async runNodes(request): Promise<NodeRunOutcome | undefined> {
+      const fn = await builtinFor(request.fn);
+      if (!fn) return undefined;
+      const list: NodeResourceList = { ...request.input, results: [...request.input.results] };
+      try {
+        if (fn.runNodes) {
+          const out: NodeFunctionOutput = await fn.runNodes(list);
+          return {
+            ...outcomeOf(out),
+            output: { items: out.items, functionConfig: list.functionConfig, results: out.results },
+          };
+        }
+        const docs = documentList(list);
+        const out = await fn.run(docs);
+        const output = nodeList({
+          items: out.items,
+          functionConfig: docs.functionConfig,
+          results: out.results,
+        });
+        return { ...outcomeOf(out), output };
+      } catch (err) {
+        return thrown(fn, err, request.input.items);
+      }
+    },
+  };
+
+  async function builtinFor(ref: { image?: string; exec?: string }): Promise<BuiltinFunction | undefined> {
+    const image = ref.image;
+    if (!image || ref.exec) return undefined;
+    const lazy = registry.resolve(image);
+    return lazy ? lazy.load() : undefined;
+  }
+}
+
+/** A builtin's exit code and stderr (the Go SDK's: 1 and its failure line when a result is an error). */
+function outcomeOf(out: Omit<BuiltinFunctionOutput, "items">): { exitCode: number; stderr: string } {
+  const results: FunctionResult[] = out.results;
+  const failed = results.some((r) => r.severity === "error");
+  const exitCode = out.exitCode ?? (failed ? 1 : 0);
+  return { exitCode, stderr: out.stderr ?? (exitCode !== 0 ? SDK_FAILURE_STDERR : "") };
+}
+
+/** A builtin that threw: exit code 1, the error in stderr and in a result naming the function. */
+function thrown<T>(fn: BuiltinFunction, err: unknown, items: T[]) {
+  const message = `function ${JSON.stringify(fn.name)} failed: ${errorMessage(err)}`;
+  return {
+    exitCode: 1,
+    stderr: message,
+    output: { items, results: [{ message, severity: "error" as const }] },
   };
 }
