@@ -71,6 +71,13 @@ export interface FunctionRuntime {
    */
   keepsInput?(fn: FunctionRef): boolean;
   /**
+   * Whether `fn` edits the node items it is given in place the way kyaml's filters edit `yaml.Node`s
+   * (a node-native builtin): what it did not change keeps its comments and field order, and an item it
+   * returns is the node it was given. The engine then takes no shape before the run and restores
+   * nothing after it on such items (kyaml's CopyComments / SyncOrder would change nothing).
+   */
+  editsNodesInPlace?(fn: FunctionRef): boolean;
+  /**
    * `run` on node items (the engine's working form), without `yaml` Documents: same contract, same
    * "not mine" (`undefined`). Absent: the engine converts the items and calls `run`.
    */

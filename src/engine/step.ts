@@ -5,6 +5,7 @@
  * input's field order (kyaml's `CopyComments` and `SyncOrder`, from each input resource's shape taken
  * before the run), map output resources back to their package and origin, and record the step status.
  */
+
 import type { Document } from "yaml";
 import { INTERNAL_PATH, LEGACY_PATH, PACKAGE_PATH, RESOURCE_ID } from "../krm/annotations.js";
 import {
@@ -17,6 +18,7 @@ import {
   viaDocument,
 } from "../krm/annotations-node.js";
 import { cloneDocument } from "../krm/clone.js";
+import { type NodeShape, restoreFromNode, restoreNodeShape, takeNodeShape } from "../krm/node-restore.js";
 import type { FunctionResult, NodeResourceList } from "../krm/resource-list.js";
 import { foldNodeReturnedResourceComment } from "../krm/yaml-io.js";
 import { cloneNode, Kind, YNode } from "../yaml/node.js";
@@ -28,7 +30,6 @@ import { normalizeImage } from "./image.js";
 import { documentRequest, nodeOutcome } from "./node-adapter.js";
 import { defaultPath } from "./output.js";
 import { packageOfValue, packagePathValue } from "./package-path.js";
-import { type InputShape, restoreInputShape, takeInputShape } from "./restore.js";
 import { isSelected } from "./selectors.js";
 import type { StepStatus } from "./types.js";
 
@@ -171,8 +172,11 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   const inPlace = options.inPlace === true && step.kind === "mutator";
   // A runtime that keeps its input (writes it to a process) needs no shapes taken before the run.
   const keeps = options.runtime.keepsInput?.(fnRef(step)) === true;
-  const shapes = inPlace && !keeps ? selected.map((e) => takeInputShape(e.node)) : undefined;
-  const outcome = await invoke(options, inputItems(selected, inPlace, options.packagePaths), functionConfig);
+  // A node-native builtin edits the items in place as kyaml's filters do: nothing to take or restore.
+  const native = options.runtime.editsNodesInPlace?.(fnRef(step)) === true;
+  const shapes = inPlace && !keeps && !native ? selected.map((e) => takeNodeShape(e.node)) : undefined;
+  const passed = inputItems(selected, inPlace, options.packagePaths);
+  const outcome = await invoke(options, passed, functionConfig);
   const durationMs = Date.now() - started;
   const results = recordOutcome(status, outcome);
   const failed = status.exitCode !== 0 || outcome.executionError !== undefined || !outcome.output;
@@ -187,10 +191,7 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
     selected,
     options.pkg,
     options.packagePaths === true,
-    {
-      shapes,
-      keeps,
-    },
+    { shapes, keeps, passed: native ? passed : undefined },
   );
   return {
     ...base,
@@ -233,14 +234,15 @@ function recordOutcome(status: StepStatus, outcome: NodeRunOutcome): FunctionRes
  * Maps a function's output documents back to entries via `config.k8s.io/id`. `shapes` are the
  * inputs' shapes taken before the run (when the function edited the inputs themselves); with `keeps`
  * (the runtime keeps its input), an output that is its input document is that document unchanged:
- * there are no comments to copy back and no field order to restore.
+ * there are no comments to copy back and no field order to restore; with `passed` (the items given to
+ * a node-native builtin), an output that is the item it was given keeps what the builtin left.
  */
 function mapOutputs(
   items: YNode[],
   selected: Entry[],
   pkg: string,
   packagePaths: boolean,
-  input: { shapes: InputShape[] | undefined; keeps: boolean },
+  input: { shapes: NodeShape[] | undefined; keeps: boolean; passed: YNode[] | undefined },
 ): Array<Entry & { sourceIndex?: number }> {
   return items.map((doc) => {
     const id = getNodeAnnotation(doc, RESOURCE_ID);
@@ -267,9 +269,10 @@ function mapOutputs(
         createdAnnotations: true,
       };
     }
-    if (!input.keeps || doc !== source.node) {
-      const shape = input.shapes ? input.shapes[sourceIndex!] : takeInputShape(source.node);
-      restoreInputShape(shape, doc);
+    const untouched = input.passed !== undefined && doc === input.passed[sourceIndex!];
+    if (!untouched && (!input.keeps || doc !== source.node)) {
+      if (input.shapes) restoreNodeShape(input.shapes[sourceIndex!], doc);
+      else restoreFromNode(source.node, doc);
     }
     // A resource that went through a function comes back as a ResourceList item: the comments its
     // document started with are now the first key's, whatever the runtime (kpt's function round trip).

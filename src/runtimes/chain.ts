@@ -41,6 +41,8 @@ export function chainRuntimes(runtimes: FunctionRuntime[], options: ChainOptions
   return {
     name: `chain(${runtimes.map((r) => r.name).join(",")})`,
     keepsInput: (fn) => runtimes.every((r) => r.keepsInput?.(fn) === true),
+    // The runtime that claims such a function is the one saying so (builtins come first in a chain).
+    editsNodesInPlace: (fn) => runtimes.some((r) => r.editsNodesInPlace?.(fn) === true),
     async run(request): Promise<FunctionRunOutcome> {
       for (const runtime of runtimes) {
         let outcome: FunctionRunOutcome | undefined;

@@ -47,9 +47,17 @@ export const BUILTIN_LOADERS: Readonly<Record<string, () => Promise<BuiltinFunct
   "upsert-resource": async () => (await import("./upsert-resource.js")).upsertResource,
 };
 
+/**
+ * The builtins whose module gives a node form (`runNodes`, editing nodes in place as kyaml's filters
+ * do), known before the module is loaded: the engine then takes no shape before the run.
+ */
+export const NODE_FORMS: ReadonlySet<string> = new Set(["apply-setters", "set-labels", "set-namespace"]);
+
 /** A builtin known by name whose module is loaded on first use. */
 export interface LazyBuiltin {
   readonly name: string;
+  /** Whether the builtin has `runNodes` (see {@link NODE_FORMS}). */
+  readonly nodeForm: boolean;
   load(): Promise<BuiltinFunction>;
 }
 
@@ -87,12 +95,17 @@ export class BuiltinRegistry {
 
   constructor(functions?: readonly BuiltinFunction[], loaders = BUILTIN_LOADERS) {
     if (functions) {
-      for (const fn of functions) this.byName.set(fn.name, { name: fn.name, load: async () => fn });
+      for (const fn of functions)
+        this.byName.set(fn.name, {
+          name: fn.name,
+          nodeForm: fn.runNodes !== undefined,
+          load: async () => fn,
+        });
       return;
     }
     for (const [name, loader] of Object.entries(loaders)) {
       let loaded: Promise<BuiltinFunction> | undefined;
-      this.byName.set(name, { name, load: () => (loaded ??= loader()) });
+      this.byName.set(name, { name, nodeForm: NODE_FORMS.has(name), load: () => (loaded ??= loader()) });
     }
   }
 
@@ -134,6 +147,8 @@ export function createBuiltinRuntime(
     registry,
     // Builtins edit their input in place; a function they do not run is none of theirs.
     keepsInput: (fn) => !fn.image || Boolean(fn.exec),
+    editsNodesInPlace: (fn) =>
+      !fn.exec && fn.image !== undefined && registry.resolve(fn.image)?.nodeForm === true,
     async run(request): Promise<FunctionRunOutcome | undefined> {
       const fn = await builtinFor(request.fn);
       if (!fn) return undefined;
