@@ -209,6 +209,16 @@ function documentHeads(
 }
 
 /** Whether a document node's head comments need the Document to be folded (a flow root mapping). */
+/**
+ * The head comments a node fold works on, or undefined when there is none to fold or the fold was
+ * done through a Document (`viaFold`, for the layouts the node fold does not take).
+ */
+function headsToFold(doc: YNode, viaFold: (d: Document) => void): ReturnType<typeof documentHeads> {
+  if (!foldsViaDocument(doc)) return documentHeads(doc);
+  viaDocument(doc, viaFold);
+  return undefined;
+}
+
 function foldsViaDocument(doc: YNode): boolean {
   const root = doc.content[0];
   return (
@@ -228,11 +238,7 @@ function setFirstKeyComment(doc: YNode, key: YNode, comment: string): void {
 
 /** {@link foldDocumentComment} on a document node: the same comments once written. */
 export function foldNodeDocumentComment(doc: YNode): void {
-  if (foldsViaDocument(doc)) {
-    viaDocument(doc, foldDocumentComment);
-    return;
-  }
-  const heads = documentHeads(doc);
+  const heads = headsToFold(doc, foldDocumentComment);
   if (!heads) return;
   const own = heads.contents?.replace(/\n+$/, "");
   const before = [heads.doc?.replace(/\n+$/, ""), own, heads.first].filter(
@@ -244,11 +250,7 @@ export function foldNodeDocumentComment(doc: YNode): void {
 
 /** {@link foldReturnedResourceComment} on a document node: the same comments once written. */
 export function foldNodeReturnedResourceComment(doc: YNode): void {
-  if (foldsViaDocument(doc)) {
-    viaDocument(doc, foldReturnedResourceComment);
-    return;
-  }
-  const heads = documentHeads(doc);
+  const heads = headsToFold(doc, foldReturnedResourceComment);
   if (!heads) return;
   const lines: string[] = [];
   for (const comment of [heads.doc, heads.contents, heads.first])
