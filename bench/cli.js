@@ -47,7 +47,9 @@ function runOnce(argv, template, work, keep) {
   const res = spawnSync(withTime[0], [...withTime.slice(1), dir], { encoding: "utf8", cwd: work });
   const ms = performance.now() - start;
   if (res.status !== 0) {
-    throw new Error(`bench: ${argv.join(" ")} failed (${res.status}):\n${res.stderr}${res.stdout}`);
+    // The fresh copy's temporary path is the machine's, not the package's: named as PKG_PATH.
+    const said = `${res.stderr}${res.stdout}`.split(dir).join("PKG_PATH");
+    throw new Error(`bench: ${argv.join(" ")} failed (${res.status}):\n${said}`);
   }
   const [rssKiB, user, sys] = existsSync(rssFile)
     ? readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ").map(Number)
