@@ -7,7 +7,7 @@
  * must be that very DocumentShape. Fails (does not skip) without ../shared when CI=true.
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: kpt setter comments (`# kpt-set: ${name}`) are data here
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { copyComments } from "../../src/krm/comments.js";
@@ -28,6 +28,7 @@ import {
 import { nodeToDocument } from "../../src/yaml/to-document.js";
 import { sharedDir } from "../helpers/built-cli.js";
 import { providedByCi } from "../helpers/ci-provides.js";
+import { yamlFiles } from "../helpers/yaml-files.js";
 
 const FIXTURES: Record<string, string> = {
   "comments everywhere": `# head of the document
@@ -359,16 +360,6 @@ const SHARED_EDITS: Record<string, Edit> = {
 };
 
 const shared = providedByCi("node-restore differential over ../shared", roots.every(existsSync));
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (name !== ".git") yamlFiles(p, out);
-    } else if (/\.ya?ml$/.test(name) || name === "Kptfile") out.push(p);
-  }
-  return out;
-}
 
 describe.skipIf(!shared)("CopyComments and SyncOrder on nodes, every document of ../shared", () => {
   it("gives the Document forms' bytes under every edit", () => {

@@ -4,27 +4,18 @@
  * ../shared/conformance read and written back must come out byte for byte the same both ways.
  * Fails (does not skip) without ../shared when CI=true.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseYamlFile, renderFileText } from "../../src/krm/yaml-io.js";
 import { printYamlStream, readYamlStream } from "../../src/yaml/index.js";
 import { sharedDir } from "../helpers/built-cli.js";
+import { yamlFiles } from "../helpers/yaml-files.js";
 
 const roots = ["real-packages", "conformance"].map((d) => path.join(sharedDir, d));
 const available = roots.every((r) => existsSync(r));
 if (!available && process.env.CI === "true") throw new Error(`../shared is missing (${roots.join(", ")})`);
 if (!available) console.warn("YAML differential check skipped: ../shared is absent");
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (name !== ".git") yamlFiles(p, out);
-    } else if (/\.ya?ml$/.test(name) || name === "Kptfile") out.push(p);
-  }
-  return out;
-}
 
 function currentPipeline(file: string, text: string): string | undefined {
   try {

@@ -4,7 +4,7 @@
  * same bytes (once the engine has restored comments and field order, as it does for both), and the
  * same decisions about which output items are input items themselves.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -19,21 +19,12 @@ import { documentToNode } from "../../../src/yaml/from-document.js";
 import { emitDocument, Kind, mapGet, readYamlStream, Style, scalar, YNode } from "../../../src/yaml/index.js";
 import { nodeToDocument } from "../../../src/yaml/to-document.js";
 import { sharedDir } from "../../helpers/built-cli.js";
+import { yamlFiles } from "../../helpers/yaml-files.js";
 import { configMap } from "../helpers.js";
 
 const roots = ["real-packages", "conformance"].map((d) => path.join(sharedDir, d));
 const available = roots.every((r) => existsSync(r));
 if (!available && process.env.CI === "true") throw new Error(`../shared is missing (${roots.join(", ")})`);
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (name !== ".git") yamlFiles(p, out);
-    } else if (/\.ya?ml$/.test(name) || name === "Kptfile") out.push(p);
-  }
-  return out;
-}
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/functions");
 const ITEMS = `# head of a
