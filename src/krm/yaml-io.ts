@@ -106,19 +106,26 @@ export function foldReturnedResourceComment(doc: Document): void {
   const contents = doc.contents;
   if (!isMap(contents) || contents.items.length === 0 || !isNode(contents.items[0].key)) return;
   const key = contents.items[0].key;
+  const joined = returnedComment([doc.commentBefore, contents.commentBefore, key.commentBefore]);
+  if (joined === undefined) return;
+  key.commentBefore = joined;
+  doc.commentBefore = null;
+  contents.commentBefore = null;
+}
+
+/**
+ * The one comment kpt's function round trip leaves above a returned resource's first key, from its
+ * head comments in order (a trailing newline stands for a blank line): outer blank lines and the
+ * last inner one dropped; undefined when nothing is left.
+ */
+function returnedComment(comments: ReadonlyArray<string | null | undefined>): string | undefined {
   const lines: string[] = [];
-  for (const comment of [doc.commentBefore, contents.commentBefore, key.commentBefore]) {
-    // A trailing newline stands for a blank line between the comment and the content.
-    if (comment) lines.push(...comment.split("\n"));
-  }
+  for (const comment of comments) if (comment) lines.push(...comment.split("\n"));
   while (lines[0] === "") lines.shift();
   while (lines.at(-1) === "") lines.pop();
   const last = lines.lastIndexOf("");
   if (last !== -1) lines.splice(last, 1);
-  if (lines.length === 0) return;
-  key.commentBefore = lines.join("\n");
-  doc.commentBefore = null;
-  contents.commentBefore = null;
+  return lines.length === 0 ? undefined : lines.join("\n");
 }
 
 /** One document of a file as the engine reads it: {@link ParsedDocument} with the document node. */
@@ -252,13 +259,7 @@ export function foldNodeDocumentComment(doc: YNode): void {
 export function foldNodeReturnedResourceComment(doc: YNode): void {
   const heads = headsToFold(doc, foldReturnedResourceComment);
   if (!heads) return;
-  const lines: string[] = [];
-  for (const comment of [heads.doc, heads.contents, heads.first])
-    if (comment) lines.push(...comment.split("\n"));
-  while (lines[0] === "") lines.shift();
-  while (lines.at(-1) === "") lines.pop();
-  const last = lines.lastIndexOf("");
-  if (last !== -1) lines.splice(last, 1);
-  if (lines.length === 0) return;
-  setFirstKeyComment(doc, heads.key, lines.join("\n"));
+  const joined = returnedComment([heads.doc, heads.contents, heads.first]);
+  if (joined === undefined) return;
+  setFirstKeyComment(doc, heads.key, joined);
 }
