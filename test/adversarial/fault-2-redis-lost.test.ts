@@ -11,21 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisAvailable, type TestRedis } from "../helpers/redis.js";
 import {
   type Any,
-  configMap,
   fakeGitHubAvailable as haveFake,
-  kptfile,
   type Scenario,
+  slowPackage,
   startScenario,
 } from "./support.js";
 
 const haveRedis = redisAvailable();
-
-/** A package that takes seconds to render: many small documents. */
-function slowPackage(name: string, value: number): Record<string, string> {
-  const docs: string[] = [];
-  for (let i = 0; i < 2000; i++) docs.push(configMap(`cm-${i}`, `${value}-${"x".repeat(80)}`));
-  return { [`${name}/Kptfile`]: kptfile(name), [`${name}/many.yaml`]: docs.join("---\n") };
-}
 
 describe.skipIf(!haveFake || !haveRedis)("fault 2: Redis lost mid-render and back empty", () => {
   let s: Scenario;

@@ -14,6 +14,7 @@ import {
   fakeGitHubAvailable as haveFake,
   kptfile,
   type Scenario,
+  slowPackage,
   startScenario,
 } from "./support.js";
 
@@ -25,16 +26,6 @@ const REDIS_PASSWORD = "s3cret-redis-pw";
 const KPTFILE = kptfile("app");
 const deploy = (replicas: number) =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: ${replicas}\n`;
-/** A package that takes seconds to render: many small documents. */
-function slowPackage(): Record<string, string> {
-  const docs: string[] = [];
-  for (let i = 0; i < 2500; i++)
-    docs.push(
-      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  a: "${"x".repeat(100)}"\n`,
-    );
-  return { "slow/Kptfile": KPTFILE.replace("name: app", "name: slow"), "slow/many.yaml": docs.join("---\n") };
-}
-
 describe.skipIf(!haveFake || !haveRedis)(
   "promise 8: two processes on Redis (one receives, both work)",
   () => {
@@ -160,8 +151,11 @@ describe.skipIf(!haveFake || !haveRedis)(
       const pushed: string[] = [];
       for (const branch of branches)
         pushed.push(
-          (await gh.pushFiles("acme", "pkgs", branch, slowPackage(), `slow ${branch}`, { from: "main" }))
-            .after,
+          (
+            await gh.pushFiles("acme", "pkgs", branch, slowPackage("slow"), `slow ${branch}`, {
+              from: "main",
+            })
+          ).after,
         );
       // Kill the worker-only process while it renders (SIGKILL: no graceful shutdown, locks never released).
       await scenario.waitFor(

@@ -8,21 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Any,
   fakeGitHubAvailable as available,
-  kptfile,
   type Scenario,
+  slowPackage,
   startScenario,
 } from "./support.js";
-
-const KPTFILE = kptfile("slow");
-/** Many small documents: a render of several seconds. */
-function many(): string {
-  const docs: string[] = [];
-  for (let i = 0; i < 3000; i++)
-    docs.push(
-      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  a: "${"x".repeat(100)}"\n`,
-    );
-  return docs.join("---\n");
-}
 
 describe.skipIf(!available)("SIGTERM during a render", () => {
   let s: Scenario;
@@ -46,14 +35,9 @@ describe.skipIf(!available)("SIGTERM during a render", () => {
       const text: string = await (await fetch(`http://127.0.0.1:${app.port}/metrics`)).text();
       return /porchlight_render_workers\{state="busy"\} [1-9]/.test(text);
     };
-    const { after } = await gh.pushFiles(
-      "acme",
-      "pkgs",
-      "drafts/slow/v1",
-      { "slow/Kptfile": KPTFILE, "slow/many.yaml": many() },
-      "slow",
-      { from: "main" },
-    );
+    const { after } = await gh.pushFiles("acme", "pkgs", "drafts/slow/v1", slowPackage("slow"), "slow", {
+      from: "main",
+    });
     await scenario.waitFor(busy, { timeoutMs: 120_000, intervalMs: 50, message: "the render in flight" });
 
     const exited = new Promise<number | null>((resolve) =>

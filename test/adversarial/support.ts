@@ -25,6 +25,38 @@ export function kptfile(name: string, mutators = SET_NAMESPACE): string {
 export const SET_NAMESPACE =
   "    - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1\n      configMap:\n        namespace: prod\n";
 
+/**
+ * A package whose render takes seconds whatever the YAML layer's speed: a Starlark mutator that loops
+ * 1.5 million times over string work (about 2 s of CPU here, within the default step budget), then
+ * set-namespace prod over 50 ConfigMaps whose values carry `value`.
+ */
+export function slowPackage(name: string, value: number | string = 0): Record<string, string> {
+  const spin = `    - image: ghcr.io/kptdev/krm-functions-catalog/starlark:v0.5.0\n      configPath: spin.yaml\n`;
+  const config = [
+    "apiVersion: fn.kpt.dev/v1alpha1",
+    "kind: StarlarkRun",
+    "metadata:",
+    "  name: spin",
+    "  annotations:",
+    '    config.kubernetes.io/local-config: "true"',
+    "source: |",
+    "  def spin():",
+    "    n = 0",
+    "    for i in range(1500000):",
+    '      n += len(("%d-%s" % (i, "abc")).upper().split("-"))',
+    "    return n",
+    '  print("spun %d" % spin())',
+    "",
+  ].join("\n");
+  const docs: string[] = [];
+  for (let i = 0; i < 50; i++) docs.push(configMap(`cm-${i}`, `${value}-${"x".repeat(80)}`));
+  return {
+    [`${name}/Kptfile`]: kptfile(name, spin + SET_NAMESPACE),
+    [`${name}/spin.yaml`]: config,
+    [`${name}/many.yaml`]: docs.join("---\n"),
+  };
+}
+
 export const configMap = (name: string, value: string | number) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  value: "${value}"\n`;
 
