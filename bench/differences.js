@@ -3,9 +3,37 @@
 //     does since v1.0.0-beta.67; the kpt installed here (1.0.0-beta.56) writes none;
 //   - "attribution": kpt 1.0 records `krm-fn` in cnrm.cloud.google.com/blueprint, kpt before
 //     1.0.0-beta.59 (this one) records `kpt-fn`, or nothing when the value has a `kpt-` part already;
-//   - "licence header": a comment block above a file's first `---` is kept, where kpt drops it (README).
+//   - "licence header": a comment block above a file's first `---` is kept, where kpt drops it (README);
+//   - "Kptfile struct form": writing the status, kpt since v1.0.0-beta.67 re-serialises the whole Kptfile
+//     from its typed struct (kptfileutil.WriteFile: field order name/namespace/labels/annotations, map keys
+//     sorted, comments dropped, wide sequences); beta.56, writing no status, leaves the text as it was.
 // A file is deliberate when undoing those differences makes the two outputs equal; anything else is
 // unexplained and listed by name.
+
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/src/kptfile");
+/** The built Kptfile reader and writer (undefined before `npm run build`). */
+const kptfileLayer = existsSync(path.join(dist, "write.js"))
+  ? {
+      ...(await import(pathToFileURL(path.join(dist, "read.js")).href)),
+      ...(await import(pathToFileURL(path.join(dist, "write.js")).href)),
+      ...(await import(pathToFileURL(path.join(dist, "go-marshal.js")).href)),
+    }
+  : undefined;
+
+/** kpt's Kptfile text re-serialised from the typed struct without a status, or undefined. */
+function structForm(text) {
+  if (!kptfileLayer) return undefined;
+  try {
+    const { kptfile } = kptfileLayer.readKptfile("Kptfile", text);
+    return kptfileLayer.goMarshal(kptfileLayer.kptfileObject(kptfile, undefined));
+  } catch {
+    return undefined;
+  }
+}
 
 const BLUEPRINT = /^(\s*cnrm\.cloud\.google\.com\/blueprint: )(.*)$/gm;
 
@@ -62,6 +90,11 @@ export function deliberateReasons(file, ours, kpt, source) {
   const isKptfile = file === "Kptfile" || file.endsWith("/Kptfile");
   if (isKptfile && withoutStatus(a) !== a && withoutStatus(a) === withoutStatus(b)) {
     return ["Kptfile status (kpt 1.0.0-beta.56 writes none)"];
+  }
+  if (isKptfile && withoutStatus(a) !== a && withoutStatus(b) === b && withoutStatus(a) === structForm(b)) {
+    return [
+      "Kptfile status, the Kptfile written from kpt's struct (kpt 1.0.0-beta.67; beta.56 writes no status)",
+    ];
   }
   if (a !== b && withoutAttribution(a) !== a) {
     a = withoutAttribution(a);
