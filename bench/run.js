@@ -401,7 +401,9 @@ function targetSummary() {
   const measured = results.cli.filter((r) => r.cpuSpeedup && !r.error);
   const failed = results.cli.filter((r) => r.error);
   if (failed.length > 0)
-    out.push(`CLI cases not measured (a run failed): ${failed.map((r) => r.name).join(", ")}`);
+    out.push(
+      `CLI cases not measured (a run failed): ${failed.map((r) => `${r.name} (${r.error})`).join("; ")}`,
+    );
   if (measured.length > 0) {
     const held = measured.filter((r) => cliTarget(r).endsWith("holds"));
     out.push(
