@@ -4,19 +4,19 @@
  */
 import { Kind, Style, type YNode } from "../node.js";
 import { STR } from "../resolve.js";
-import { BAIL, type Cursor, HASH, LF, SP, TAB } from "./cursor.js";
+import { BAIL, type Codes, type Cursor, HASH, LF, SP, TAB } from "./cursor.js";
 
 const PLUS = 43;
 const MINUS = 45;
 
 /** Chomping (-1 strip, 0 clip, 1 keep) and indentation increment of the header at `p`; sets HEADER_END. */
-function header(s: string, p: number): [number, number] {
+function header(b: Codes, p: number): [number, number] {
   let chomping = 0;
   let increment = 0;
-  let ch = s.charCodeAt(p);
+  let ch = b[p];
   if (ch === PLUS || ch === MINUS) {
     chomping = ch === PLUS ? 1 : -1;
-    ch = s.charCodeAt(++p);
+    ch = b[++p];
     if (ch >= 48 && ch <= 57) {
       if (ch === 48) throw BAIL;
       increment = ch - 48;
@@ -25,7 +25,7 @@ function header(s: string, p: number): [number, number] {
   } else if (ch >= 48 && ch <= 57) {
     if (ch === 48) throw BAIL;
     increment = ch - 48;
-    ch = s.charCodeAt(++p);
+    ch = b[++p];
     if (ch === PLUS || ch === MINUS) {
       chomping = ch === PLUS ? 1 : -1;
       p++;
@@ -42,20 +42,20 @@ let HEADER_END = 0;
  * is left at the line break ending its last content line, so the gap after it reads the rest.
  */
 export function blockScalar(c: Cursor, indent: number): YNode {
-  const s = c.src;
-  const literal = s.charCodeAt(c.pos) === 124;
+  const b = c.code;
+  const literal = b[c.pos] === 124;
   const n = c.node(Kind.Scalar, STR, "", c.pos, c.line, c.lineStart);
   n.style = literal ? Style.Literal : Style.Folded;
-  const [chomping, increment] = header(s, c.pos + 1);
+  const [chomping, increment] = header(b, c.pos + 1);
   let p = HEADER_END;
-  while (s.charCodeAt(p) === SP) p++;
-  if (s.charCodeAt(p) === HASH) {
+  while (b[p] === SP) p++;
+  if (b[p] === HASH) {
     if (p === HEADER_END) throw BAIL;
     c.pos = p;
     n.lineComment = c.lineComment();
     p = c.pos;
   }
-  if (p >= c.len || s.charCodeAt(p) !== LF) throw BAIL;
+  if (p >= c.len || b[p] !== LF) throw BAIL;
   c.pos = p;
   n.value = body(
     c,
@@ -70,6 +70,7 @@ export function blockScalar(c: Cursor, indent: number): YNode {
 /** The content lines after the header's line break at `pos` (yaml.v3's breaks and folding). */
 function body(c: Cursor, literal: boolean, chomping: number, fixed: number, context: number): string {
   const s = c.src;
+  const b = c.code;
   const len = c.len;
   let indent = fixed;
   let p = c.pos + 1;
@@ -82,11 +83,11 @@ function body(c: Cursor, literal: boolean, chomping: number, fixed: number, cont
   for (;;) {
     let maxIndent = 0;
     for (;;) {
-      while ((indent === 0 || p - ls < indent) && s.charCodeAt(p) === SP) p++;
+      while ((indent === 0 || p - ls < indent) && b[p] === SP) p++;
       // yaml.v3 refuses a tab where the indentation is still being found.
-      if (indent === 0 && s.charCodeAt(p) === TAB) throw BAIL;
+      if (indent === 0 && b[p] === TAB) throw BAIL;
       if (p - ls > maxIndent) maxIndent = p - ls;
-      if (p >= len || s.charCodeAt(p) !== LF) break;
+      if (p >= len || b[p] !== LF) break;
       trailing++;
       p++;
       line++;
@@ -95,7 +96,7 @@ function body(c: Cursor, literal: boolean, chomping: number, fixed: number, cont
     if (indent === 0) indent = Math.max(maxIndent, context + 1, 1);
     if (p - ls !== indent || p >= len) break;
     // yaml.v3's is_blank: a line starting with a space or a tab is "more indented".
-    const first = s.charCodeAt(p);
+    const first = b[p];
     const trailingBlank = first === SP || first === TAB;
     if (!literal && !leadingBlank && !trailingBlank && leading === "\n") {
       if (trailing === 0) value += " ";

@@ -13,7 +13,7 @@ import { blankAt, isKeyLine, key, plainStart, plainValue } from "./scalars.js";
 
 /** A block mapping whose first key is at `pos`, at column `col`. */
 export function mapping(c: Cursor, col: number): YNode {
-  const s = c.src;
+  const b = c.code;
   const map = c.node(Kind.Mapping, MAP, "", c.pos, c.line, c.lineStart);
   const content = map.content;
   for (;;) {
@@ -24,14 +24,14 @@ export function mapping(c: Cursor, col: number): YNode {
     if (c.atEnd) break;
     const next = c.column;
     if (next < col) break;
-    if (next > col || (s.charCodeAt(c.pos) === DASH && blankAt(s, c.pos + 1))) throw BAIL;
+    if (next > col || (b[c.pos] === DASH && blankAt(b, c.pos + 1))) throw BAIL;
   }
   return map;
 }
 
 /** The value after a key's `:` (at `pos`), the mapping at column `col`. */
 function mappingValue(c: Cursor, col: number, k: YNode): YNode {
-  const s = c.src;
+  const b = c.code;
   const at = c.pos;
   const line = c.line;
   const ls = c.lineStart;
@@ -48,7 +48,7 @@ function mappingValue(c: Cursor, col: number, k: YNode): YNode {
   c.gap(col, true);
   if (!c.atEnd) {
     const next = c.column;
-    const entry = s.charCodeAt(c.pos) === DASH && blankAt(s, c.pos + 1);
+    const entry = b[c.pos] === DASH && blankAt(b, c.pos + 1);
     if (entry && k.lineComment !== "") throw BAIL;
     if (next > col) return block(c, next);
     if (next === col && entry) return sequence(c, col);
@@ -58,21 +58,21 @@ function mappingValue(c: Cursor, col: number, k: YNode): YNode {
 
 /** A collection starting on its own line at `pos`, column `col`. */
 function block(c: Cursor, col: number): YNode {
-  const s = c.src;
-  if (s.charCodeAt(c.pos) === DASH && blankAt(s, c.pos + 1)) return sequence(c, col);
+  const b = c.code;
+  if (b[c.pos] === DASH && blankAt(b, c.pos + 1)) return sequence(c, col);
   if (isKeyLine(c)) return mapping(c, col);
   throw BAIL;
 }
 
 /** A scalar on the line of its key or `- ` (at `pos`), its collection at column `col`. */
 function inlineValue(c: Cursor, col: number): YNode {
-  const s = c.src;
-  const ch = s.charCodeAt(c.pos);
+  const b = c.code;
+  const ch = b[c.pos];
   let n: YNode;
   if (ch === 39 || ch === 34) n = quoted(c);
   else if (ch === 123 || ch === 91) n = flowCollection(c);
   else if (ch === 124 || ch === 62) return blockScalar(c, col);
-  else if (plainStart(s, c.pos)) return plainValue(c, col);
+  else if (plainStart(b, c.pos)) return plainValue(c, col);
   else throw BAIL;
   // After a quoted scalar or a flow collection: a line comment or the line's end.
   const at = c.pos;
@@ -84,13 +84,13 @@ function inlineValue(c: Cursor, col: number): YNode {
 
 /** A block sequence whose first `-` is at `pos`, column `col`. */
 export function sequence(c: Cursor, col: number): YNode {
-  const s = c.src;
+  const b = c.code;
   const seq = c.node(Kind.Sequence, SEQ, "", c.pos, c.line, c.lineStart);
   const content = seq.content;
   for (;;) {
     c.pos++;
     const ch = c.skipSpaces();
-    if (ch === LF || ch === -1 || ch === HASH || (ch === DASH && blankAt(s, c.pos + 1))) throw BAIL;
+    if (ch === LF || ch === -1 || ch === HASH || (ch === DASH && blankAt(b, c.pos + 1))) throw BAIL;
     const head = c.head;
     c.head = "";
     let item: YNode;
@@ -103,7 +103,7 @@ export function sequence(c: Cursor, col: number): YNode {
     content.push(item);
     if (c.atEnd) break;
     const next = c.column;
-    if (next !== col || s.charCodeAt(c.pos) !== DASH || !blankAt(s, c.pos + 1)) {
+    if (next !== col || b[c.pos] !== DASH || !blankAt(b, c.pos + 1)) {
       if (next > col) throw BAIL;
       break;
     }

@@ -15,9 +15,30 @@ export const COLON = 58;
 export const DASH = 45;
 export const TAB = 9;
 
+/**
+ * A text's UTF-16 code units, read by index: an element load where `charCodeAt` costs a check of
+ * the string's representation on every call. Past the end an element is undefined, which
+ * compares with a char code as `charCodeAt`'s NaN does (equal to none, neither less nor greater).
+ */
+export type Codes = Uint16Array;
+
+/** Whether this platform stores a Uint16Array's elements little-endian (as "utf16le" writes them). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The code units of `text` (`text.charCodeAt(i)` is element i), copied natively where it can. */
+export function codesOf(text: string): Codes {
+  const n = text.length;
+  const out = new Uint16Array(n);
+  if (LITTLE_ENDIAN) Buffer.from(out.buffer, 0, 2 * n).write(text, 0, "utf16le");
+  else for (let i = 0; i < n; i++) out[i] = text.charCodeAt(i);
+  return out;
+}
+
 /** The state of one document's read. */
 export class Cursor {
   readonly src: string;
+  /** The code units of `src`, where the reader looks at chars. */
+  readonly code: Codes;
   readonly len: number;
   readonly lineOffset: number;
   pos = 0;
@@ -39,6 +60,7 @@ export class Cursor {
 
   constructor(src: string, lineOffset: number) {
     this.src = src;
+    this.code = codesOf(src);
     this.len = src.length;
     this.lineOffset = lineOffset;
   }
@@ -64,11 +86,11 @@ export class Cursor {
 
   /** Skips spaces from `pos`; returns the char code there (-1 at the end). */
   skipSpaces(): number {
-    const s = this.src;
+    const b = this.code;
     let p = this.pos;
-    while (s.charCodeAt(p) === SP) p++;
+    while (b[p] === SP) p++;
     this.pos = p;
-    return p < this.len ? s.charCodeAt(p) : -1;
+    return p < this.len ? b[p] : -1;
   }
 
   /** The comment from `pos` (at `#`) to the line's end; `pos` moves to the line break. */
@@ -90,9 +112,10 @@ export class Cursor {
    */
   gap(indent: number, afterValue: boolean): void {
     const s = this.src;
+    const b = this.code;
     const len = this.len;
     let p = this.pos;
-    if (p >= 0 && p < len && s.charCodeAt(p) !== LF) throw BAIL;
+    if (p >= 0 && p < len && b[p] !== LF) throw BAIL;
     let text = "";
     let first = true;
     let startsBlank = false;
@@ -113,9 +136,9 @@ export class Cursor {
         p = this.peekAt;
       } else {
         ls = ++p;
-        while (s.charCodeAt(p) === SP) p++;
+        while (b[p] === SP) p++;
       }
-      const c = p < len ? s.charCodeAt(p) : LF;
+      const c = p < len ? b[p] : LF;
       if (c === LF) {
         if (first) startsBlank = true;
         if (text !== "" && !lastBlank) {

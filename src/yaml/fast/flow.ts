@@ -19,9 +19,9 @@ const MAX_SPAN = 1000;
 
 /** A flow sequence or mapping at `pos` (its `[` or `{`); `pos` moves past its closing bracket. */
 export function flowCollection(c: Cursor): YNode {
-  const s = c.src;
+  const b = c.code;
   const start = c.pos;
-  const isMap = s.charCodeAt(start) === 123;
+  const isMap = b[start] === 123;
   const close = isMap ? RBRACE : RBRACKET;
   const n = c.node(isMap ? Kind.Mapping : Kind.Sequence, isMap ? MAP : SEQ, "", start, c.line, c.lineStart);
   n.style = Style.Flow;
@@ -31,7 +31,7 @@ export function flowCollection(c: Cursor): YNode {
   while (ch !== close) {
     content.push(flowScalar(c, isMap ? COLON : close));
     if (isMap) {
-      if (s.charCodeAt(c.pos) !== COLON || s.charCodeAt(c.pos + 1) !== SP) throw BAIL;
+      if (b[c.pos] !== COLON || b[c.pos + 1] !== SP) throw BAIL;
       c.pos += 2;
       ch = c.skipSpaces();
       if (ch === COMMA || ch === close) throw BAIL;
@@ -52,7 +52,8 @@ export function flowCollection(c: Cursor): YNode {
 /** A quoted or plain scalar entry at `pos` on this line; `stop` is the char that may end a plain one. */
 function flowScalar(c: Cursor, stop: number): YNode {
   const s = c.src;
-  const ch = s.charCodeAt(c.pos);
+  const b = c.code;
+  const ch = b[c.pos];
   if (ch === 39 || ch === 34) {
     const line = c.line;
     const n = quoted(c);
@@ -63,7 +64,7 @@ function flowScalar(c: Cursor, stop: number): YNode {
   let p = start;
   let end = start;
   for (;;) {
-    const d = s.charCodeAt(p);
+    const d = b[p];
     if (d === COMMA || d === stop || d === RBRACKET || d === RBRACE) break;
     if (d === SP) {
       p++;

@@ -22,7 +22,7 @@ export function fastReadDocument(text: string, firstLine = 0): YNode[] | undefin
   for (const r of REFUSED) if (text.includes(r)) return undefined;
   if (text.startsWith("...") || text.startsWith("%")) return undefined;
   try {
-    const c = new Cursor(flat(text), firstLine);
+    const c = new Cursor(text, firstLine);
     const tab = text.indexOf("\t");
     if (tab >= 0) c.tabRanges = [];
     const doc = documentOf(c);
@@ -33,16 +33,6 @@ export function fastReadDocument(text: string, firstLine = 0): YNode[] | undefin
     if (err === BAIL || err instanceof RangeError) return undefined;
     throw err;
   }
-}
-
-/**
- * `text` as one sequential string. A chunk cut from a file (a slice, or a slice with "\n" joined
- * on) costs an indirection on every `charCodeAt`; joining two slices of it copies it once into a
- * flat string (the one copy V8 would make to flatten it anyway).
- */
-function flat(text: string): string {
-  const n = text.length - 1;
-  return n < 1 ? text : [text.slice(0, n), text.slice(n)].join("");
 }
 
 /** Whether every tab of `text` from `first` on lies in one of `ranges` (sorted start, end pairs). */
@@ -57,7 +47,8 @@ function tabsInBlockScalars(text: string, first: number, ranges: number[]): bool
 
 function documentOf(c: Cursor): YNode {
   const s = c.src;
-  const explicit = s.startsWith("---") && (c.len === 3 || s.charCodeAt(3) === LF);
+  const b = c.code;
+  const explicit = s.startsWith("---") && (c.len === 3 || b[3] === LF);
   if (explicit) c.pos = 3;
   else if (s.startsWith("---")) throw BAIL;
   else {
@@ -71,7 +62,7 @@ function documentOf(c: Cursor): YNode {
     : c.node(Kind.Document, "", "", c.pos, c.line, c.lineStart);
   if (!explicit) splitDocumentHead(c, doc);
   let root: YNode;
-  if (s.charCodeAt(c.pos) === 45 && blankAt(s, c.pos + 1)) root = sequence(c, 0);
+  if (b[c.pos] === 45 && blankAt(b, c.pos + 1)) root = sequence(c, 0);
   else if (isKeyLine(c)) root = mapping(c, 0);
   else throw BAIL;
   if (!c.atEnd) throw BAIL;

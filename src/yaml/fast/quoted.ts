@@ -4,7 +4,7 @@
  */
 import { Kind, Style, type YNode } from "../node.js";
 import { STR } from "../resolve.js";
-import { BAIL, type Cursor, LF, SP } from "./cursor.js";
+import { BAIL, type Codes, type Cursor, LF, SP } from "./cursor.js";
 
 const SQUOTE = 39;
 const DQUOTE = 34;
@@ -16,7 +16,8 @@ const BACKSLASH = 92;
  */
 export function quoted(c: Cursor): YNode {
   const s = c.src;
-  const single = s.charCodeAt(c.pos) === SQUOTE;
+  const b = c.code;
+  const single = b[c.pos] === SQUOTE;
   const n = c.node(Kind.Scalar, STR, "", c.pos, c.line, c.lineStart);
   n.style = single ? Style.SingleQuoted : Style.DoubleQuoted;
   let p = c.pos + 1;
@@ -24,10 +25,10 @@ export function quoted(c: Cursor): YNode {
   let value = "";
   for (;;) {
     if (p >= c.len) throw BAIL;
-    const ch = s.charCodeAt(p);
+    const ch = b[p];
     if (single && ch === SQUOTE) {
       value += s.slice(run, p + 1);
-      if (s.charCodeAt(p + 1) !== SQUOTE) {
+      if (b[p + 1] !== SQUOTE) {
         value = value.slice(0, -1);
         p++;
         break;
@@ -40,17 +41,17 @@ export function quoted(c: Cursor): YNode {
       break;
     } else if (!single && ch === BACKSLASH) {
       value += s.slice(run, p);
-      if (s.charCodeAt(p + 1) === LF) {
+      if (b[p + 1] === LF) {
         p = fold(c, p + 1, true);
         value += FOLDED;
       } else {
-        value += escapeText(s, p);
+        value += escapeText(b, p);
         p += ESCAPE_LENGTH;
       }
       run = p;
-    } else if (ch === LF || (ch === SP && spacesToBreak(s, p))) {
+    } else if (ch === LF || (ch === SP && spacesToBreak(b, p))) {
       value += s.slice(run, p);
-      while (s.charCodeAt(p) === SP) p++;
+      while (b[p] === SP) p++;
       p = fold(c, p, false);
       value += FOLDED;
       run = p;
@@ -61,9 +62,9 @@ export function quoted(c: Cursor): YNode {
   return n;
 }
 
-function spacesToBreak(s: string, p: number): boolean {
-  while (s.charCodeAt(p) === SP) p++;
-  return s.charCodeAt(p) === LF;
+function spacesToBreak(b: Codes, p: number): boolean {
+  while (b[p] === SP) p++;
+  return b[p] === LF;
 }
 
 /** What the last `fold` joined with. */
@@ -75,14 +76,14 @@ let FOLDED = "";
  * "\n"s) and returns where the text goes on.
  */
 function fold(c: Cursor, p: number, escaped: boolean): number {
-  const s = c.src;
+  const b = c.code;
   let breaks = 0;
-  while (s.charCodeAt(p) === LF) {
+  while (b[p] === LF) {
     p++;
     c.line++;
     c.lineStart = p;
     breaks++;
-    while (s.charCodeAt(p) === SP) p++;
+    while (b[p] === SP) p++;
   }
   if (p >= c.len) throw BAIL;
   FOLDED = escaped ? "\n".repeat(breaks - 1) : breaks === 1 ? " " : "\n".repeat(breaks - 1);
@@ -112,8 +113,8 @@ const SIMPLE_ESCAPES: Record<number, string> = {
 };
 
 /** The text of the escape at `p` (a backslash); sets ESCAPE_LENGTH. Bails on bad escapes. */
-function escapeText(s: string, p: number): string {
-  const e = s.charCodeAt(p + 1);
+function escapeText(b: Codes, p: number): string {
+  const e = b[p + 1];
   const simple = SIMPLE_ESCAPES[e];
   if (simple !== undefined) {
     ESCAPE_LENGTH = 2;
@@ -123,7 +124,7 @@ function escapeText(s: string, p: number): string {
   if (digits === 0) throw BAIL;
   let value = 0;
   for (let k = 0; k < digits; k++) {
-    const h = s.charCodeAt(p + 2 + k);
+    const h = b[p + 2 + k];
     const d = h >= 48 && h <= 57 ? h - 48 : h >= 65 && h <= 70 ? h - 55 : h >= 97 && h <= 102 ? h - 87 : -1;
     if (d < 0) throw BAIL;
     value = value * 16 + d;

@@ -5,7 +5,7 @@
  */
 import { Kind, type YNode } from "../node.js";
 import { resolvePlain } from "../resolve.js";
-import { BAIL, COLON, type Cursor, DASH, HASH, LF, SP } from "./cursor.js";
+import { BAIL, COLON, type Codes, type Cursor, DASH, HASH, LF, SP } from "./cursor.js";
 import { quoted } from "./quoted.js";
 
 const SQUOTE = 39;
@@ -13,18 +13,18 @@ const DQUOTE = 34;
 const BACKSLASH = 92;
 
 /** Whether `c` at `p` is a blank or a line's end (the end of the text counts). */
-export function blankAt(s: string, p: number): boolean {
-  const c = s.charCodeAt(p);
-  return c === SP || c === LF || p >= s.length;
+export function blankAt(b: Codes, p: number): boolean {
+  const c = b[p];
+  return c === SP || c === LF || p >= b.length;
 }
 
 /** Whether a plain scalar may start with `ch` followed by the char at `p + 1` (block context). */
-export function plainStart(s: string, p: number): boolean {
-  switch (s.charCodeAt(p)) {
+export function plainStart(b: Codes, p: number): boolean {
+  switch (b[p]) {
     case DASH:
     case 63: // ?
     case COLON:
-      return !blankAt(s, p + 1);
+      return !blankAt(b, p + 1);
     case SP:
     case LF:
     case 44: // ,
@@ -45,7 +45,7 @@ export function plainStart(s: string, p: number): boolean {
     case 96: // `
       return false;
     default:
-      return p < s.length;
+      return p < b.length;
   }
 }
 
@@ -53,17 +53,17 @@ export function plainStart(s: string, p: number): boolean {
  * The end (exclusive, trailing spaces cut) of plain text on one line from `p`, stopping at the
  * line's end or at ` #`; bails on `: ` (a mapping value yaml.v3 would refuse or read as a key).
  */
-function plainLineEnd(s: string, p: number): number {
-  const len = s.length;
+function plainLineEnd(b: Codes, p: number): number {
+  const len = b.length;
   let end = p;
   for (; p < len; p++) {
-    const ch = s.charCodeAt(p);
+    const ch = b[p];
     if (ch === LF) break;
     if (ch === SP) {
-      if (s.charCodeAt(p + 1) === HASH) break;
+      if (b[p + 1] === HASH) break;
       continue;
     }
-    if (ch === COLON && blankAt(s, p + 1)) throw BAIL;
+    if (ch === COLON && blankAt(b, p + 1)) throw BAIL;
     end = p + 1;
   }
   return end;
@@ -75,13 +75,14 @@ function plainLineEnd(s: string, p: number): number {
  */
 export function plainValue(c: Cursor, indent: number): YNode {
   const s = c.src;
+  const b = c.code;
   const start = c.pos;
   const n = c.node(Kind.Scalar, "", "", start, c.line, c.lineStart);
-  let end = plainLineEnd(s, start);
+  let end = plainLineEnd(b, start);
   let value = s.slice(start, end);
   let p = end;
-  while (s.charCodeAt(p) === SP) p++;
-  if (s.charCodeAt(p) === HASH) {
+  while (b[p] === SP) p++;
+  if (b[p] === HASH) {
     c.pos = p;
     n.lineComment = c.lineComment();
   } else {
@@ -95,18 +96,18 @@ export function plainValue(c: Cursor, indent: number): YNode {
         if (q >= c.len) break;
         q++;
         ls = q;
-        while (s.charCodeAt(q) === SP) q++;
-        if (s.charCodeAt(q) !== LF) break;
+        while (b[q] === SP) q++;
+        if (b[q] !== LF) break;
         blanks++;
       }
-      if (q >= c.len || q - ls <= indent || s.charCodeAt(q) === HASH) {
+      if (q >= c.len || q - ls <= indent || b[q] === HASH) {
         if (blanks === 0 && q < c.len) c.peek(p, q, ls);
         break;
       }
-      end = plainLineEnd(s, q);
+      end = plainLineEnd(b, q);
       let r = end;
-      while (s.charCodeAt(r) === SP) r++;
-      if (r < c.len && s.charCodeAt(r) !== LF) throw BAIL;
+      while (b[r] === SP) r++;
+      if (r < c.len && b[r] !== LF) throw BAIL;
       value += blanks === 0 ? " " : "\n".repeat(blanks);
       value += s.slice(q, end);
       c.line += blanks + 1;
@@ -123,23 +124,24 @@ export function plainValue(c: Cursor, indent: number): YNode {
 /** A one-line plain or quoted key at `pos` and the `:` after it; `pos` moves past the `:`. */
 export function key(c: Cursor): YNode {
   const s = c.src;
+  const b = c.code;
   const keyStart = c.pos;
-  const ch = s.charCodeAt(c.pos);
+  const ch = b[c.pos];
   let n: YNode;
   if (ch === SQUOTE || ch === DQUOTE) {
     const line = c.line;
     n = quoted(c);
     if (c.line !== line) throw BAIL;
-    while (s.charCodeAt(c.pos) === SP) c.pos++;
+    while (b[c.pos] === SP) c.pos++;
   } else {
-    if (!plainStart(s, c.pos)) throw BAIL;
+    if (!plainStart(b, c.pos)) throw BAIL;
     const start = c.pos;
     let p = start;
     let end = p;
     for (;;) {
-      const d = s.charCodeAt(p);
-      if (d === COLON && blankAt(s, p + 1)) break;
-      if (d === LF || p >= c.len || (d === SP && s.charCodeAt(p + 1) === HASH)) throw BAIL;
+      const d = b[p];
+      if (d === COLON && blankAt(b, p + 1)) break;
+      if (d === LF || p >= c.len || (d === SP && b[p + 1] === HASH)) throw BAIL;
       p++;
       if (d !== SP) end = p;
     }
@@ -149,35 +151,35 @@ export function key(c: Cursor): YNode {
   }
   // yaml.v3 looks for a simple key's `:` at most 1024 chars after the key starts: leave the edge to it.
   if (c.pos - keyStart > 1000) throw BAIL;
-  if (s.charCodeAt(c.pos) !== COLON || !blankAt(s, c.pos + 1)) throw BAIL;
+  if (b[c.pos] !== COLON || !blankAt(b, c.pos + 1)) throw BAIL;
   c.pos++;
   return n;
 }
 
 /** Whether the line at `pos` holds a key and its `:` (what `key` would read). */
 export function isKeyLine(c: Cursor): boolean {
-  const s = c.src;
+  const b = c.code;
   let p = c.pos;
-  const ch = s.charCodeAt(p);
+  const ch = b[p];
   if (ch === SQUOTE || ch === DQUOTE) {
     p++;
     for (;;) {
-      const d = s.charCodeAt(p);
+      const d = b[p];
       if (d === LF || p >= c.len) return false;
       if (d === ch) {
-        if (ch === SQUOTE && s.charCodeAt(p + 1) === SQUOTE) p++;
+        if (ch === SQUOTE && b[p + 1] === SQUOTE) p++;
         else break;
       } else if (d === BACKSLASH && ch === DQUOTE) p++;
       p++;
     }
     p++;
-    while (s.charCodeAt(p) === SP) p++;
-    return s.charCodeAt(p) === COLON && blankAt(s, p + 1);
+    while (b[p] === SP) p++;
+    return b[p] === COLON && blankAt(b, p + 1);
   }
-  if (!plainStart(s, p)) return false;
+  if (!plainStart(b, p)) return false;
   for (; ; p++) {
-    const d = s.charCodeAt(p);
-    if (d === COLON && blankAt(s, p + 1)) return true;
-    if (d === LF || p >= c.len || (d === SP && s.charCodeAt(p + 1) === HASH)) return false;
+    const d = b[p];
+    if (d === COLON && blankAt(b, p + 1)) return true;
+    if (d === LF || p >= c.len || (d === SP && b[p + 1] === HASH)) return false;
   }
 }
