@@ -4,7 +4,7 @@
 // is still loaded only when used. bin/porchlight.js prefers the bundle while it is newer than
 // dist/src (a later tsc-only build falls back to the unbundled modules).
 import { rmSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -30,7 +30,85 @@ const builtinsByRequire = {
         : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      contents: lazyBuiltins.has(args.path.replace(/^node:/, ""))
+        ? lazyModule(args.path)
+        : `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * Built-ins a render without a pipeline does not touch, and whose loading is not free: `child_process`
+ * alone pulls in net, dgram and the streams stack (~10 ms CPU). A chunk that imports one of them
+ * requires it when the chunk is evaluated, so each is replaced by an object of getters (one per
+ * export of the module as the building Node has it) that requires the module at the first read.
+ * Only modules whose exports are functions, classes and constants: nothing assigns through them.
+ */
+const lazyBuiltins = new Set([
+  "assert",
+  "child_process",
+  "crypto",
+  "dgram",
+  "diagnostics_channel",
+  "dns",
+  "fs/promises",
+  "http",
+  "https",
+  "inspector",
+  "net",
+  "os",
+  "perf_hooks",
+  "querystring",
+  "readline",
+  "stream",
+  "stream/promises",
+  "string_decoder",
+  "timers/promises",
+  "tty",
+  "v8",
+  "vm",
+  "worker_threads",
+  "zlib",
+]);
+const buildRequire = createRequire(import.meta.url);
+
+/** CommonJS source for `name` whose exports read the real module on first use. */
+function lazyModule(name) {
+  const keys = Object.getOwnPropertyNames(buildRequire(name)).filter((k) => k !== "__esModule");
+  return [
+    "let real;",
+    `const load = () => (real ??= require(${JSON.stringify(name)}));`,
+    `for (const key of ${JSON.stringify(keys)}) {`,
+    "  Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });",
+    "}",
+  ].join("\n");
+}
+
+/**
+ * The `yaml` package through its ES-module build (the one it gives browsers; the same sources) instead
+ * of its CommonJS one: esbuild then hoists its ~70 modules into plain scope and drops what is unused,
+ * where the CommonJS form evaluates every module wrapper when a render starts. The one difference
+ * between the builds, how a warning is reported, is put back to the Node build's (process.emitWarning).
+ */
+const yamlAsModules = {
+  name: "yaml-as-modules",
+  setup(b) {
+    const dir = path.dirname(buildRequire.resolve("yaml/package.json"));
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: path.join(dir, "browser/index.js") }));
+    b.onLoad({ filter: /[\\/]yaml[\\/]browser[\\/]dist[\\/]log\.js$/ }, () => ({
+      contents: [
+        "function debug(logLevel, ...messages) {",
+        "  if (logLevel === 'debug') console.log(...messages);",
+        "}",
+        "function warn(logLevel, warning) {",
+        "  if (logLevel === 'debug' || logLevel === 'warn') {",
+        "    if (typeof process.emitWarning === 'function') process.emitWarning(warning);",
+        "    else console.warn(warning);",
+        "  }",
+        "}",
+        "export { debug, warn };",
+      ].join("\n"),
       loader: "js",
     }));
   },
@@ -45,7 +123,7 @@ await build({
   platform: "node",
   target: "node22",
   logLevel: "warning",
-  plugins: [builtinsByRequire],
+  plugins: [yamlAsModules, builtinsByRequire],
   // CommonJS dependencies (yaml) call require(); give the ESM bundle one.
   banner: {
     js: 'import { createRequire as __porchlightCreateRequire } from "node:module"; const require = __porchlightCreateRequire(import.meta.url);',
