@@ -36,6 +36,8 @@ const TAKEN: Record<string, string> = {
     'a: [x, "y", \'z\', 1, true, ~]\nb: [ a b , c ]  # c\nc: [p,]\nd:\n- {key: k.io/x, operator: In}\n- ["*"]\ne: {"q k": v, n: 1.5}\n',
   "dedent with comment at the new column": "a:\n  b:\n    c: 1\n# top\nd: 2\n",
   "comment block after a key": "a:\n  # one\n\n  # two\n  b: 1\n",
+  "tags of texts starting with a letter":
+    "true: TRUE\nFalse: nulls\nNULL: Null\nnull: x\nyes: no\nfalse1: tru\nTruex: fALSE\nNu: nUll\n",
   "tabs in block scalars' content": "a: |\n  x\n  \ty\n\n  \t\nb: >\n  p\n  \tq\n  r\n",
 };
 
@@ -83,6 +85,14 @@ describe("the fast reader's fixtures", () => {
       expect(fastReadDocument(text)).toBeUndefined();
     });
   }
+});
+
+describe("the fast reader's shared code buffer", () => {
+  it("reads a short text after a longer one as if alone (nothing of the longer one past its end)", () => {
+    expect(compareChunk(`a:\n  b: ${"c ".repeat(200)}\n    d\n  e: f\n`, 0)).toEqual({ kind: "same" });
+    for (const short of ["a: b", "a:\n  b: c", "a: 'b'", "a: |\n  b", "- a", "a:\n- b"])
+      expect(compareChunk(short, 0)).toEqual({ kind: "same" });
+  });
 });
 
 describe("the fast reader on generated block YAML", () => {

@@ -25,11 +25,22 @@ export type Codes = Uint16Array;
 /** Whether this platform stores a Uint16Array's elements little-endian (as "utf16le" writes them). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** The code units of `text` (`text.charCodeAt(i)` is element i), copied natively where it can. */
+/** Texts up to this many chars share one buffer (a read is synchronous, so one at a time). */
+const SHARED_MAX = 1 << 16;
+let shared = new Uint16Array(0);
+
+/**
+ * The code units of `text` (`text.charCodeAt(i)` is element i), copied natively where it can; a
+ * short text's view is into a buffer the next read reuses (the nodes keep none of it).
+ */
 export function codesOf(text: string): Codes {
   const n = text.length;
-  const out = new Uint16Array(n);
-  if (LITTLE_ENDIAN) Buffer.from(out.buffer, 0, 2 * n).write(text, 0, "utf16le");
+  let out: Uint16Array;
+  if (n <= SHARED_MAX) {
+    if (shared.length < n) shared = new Uint16Array(Math.max(n, 4096));
+    out = shared.subarray(0, n);
+  } else out = new Uint16Array(n);
+  if (LITTLE_ENDIAN) Buffer.from(out.buffer, out.byteOffset, 2 * n).write(text, 0, "utf16le");
   else for (let i = 0; i < n; i++) out[i] = text.charCodeAt(i);
   return out;
 }

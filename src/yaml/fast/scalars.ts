@@ -4,13 +4,26 @@
  * Each leaves the cursor right after the scalar's text; each bails where it is unsure.
  */
 import { Kind, type YNode } from "../node.js";
-import { resolvePlain } from "../resolve.js";
+import { resolvePlain, STR } from "../resolve.js";
 import { BAIL, COLON, type Codes, type Cursor, DASH, HASH, LF, SP } from "./cursor.js";
 import { quoted } from "./quoted.js";
 
 const SQUOTE = 39;
 const DQUOTE = 34;
 const BACKSLASH = 92;
+
+/**
+ * `resolvePlain(text)`, the commonest case answered here: a text starting with a letter resolves
+ * to !!str unless it is one of true/false/null in their three spellings (4 or 5 chars).
+ */
+export function plainTag(text: string): string {
+  const n = text.length;
+  if (n > 5 || n < 4) {
+    const f = text.charCodeAt(0) | 32;
+    if (f >= 97 && f <= 122) return STR;
+  }
+  return resolvePlain(text);
+}
 
 /** Whether `c` at `p` is a blank or a line's end (the end of the text counts). */
 export function blankAt(b: Codes, p: number): boolean {
@@ -117,7 +130,7 @@ export function plainValue(c: Cursor, indent: number): YNode {
     }
   }
   n.value = value;
-  n.tag = resolvePlain(value);
+  n.tag = plainTag(value);
   return n;
 }
 
@@ -146,7 +159,7 @@ export function key(c: Cursor): YNode {
       if (d !== SP) end = p;
     }
     const value = s.slice(start, end);
-    n = c.node(Kind.Scalar, resolvePlain(value), value, start, c.line, c.lineStart);
+    n = c.node(Kind.Scalar, plainTag(value), value, start, c.line, c.lineStart);
     c.pos = p;
   }
   // yaml.v3 looks for a simple key's `:` at most 1024 chars after the key starts: leave the edge to it.
