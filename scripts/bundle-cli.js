@@ -26,15 +26,20 @@ const builtinsByRequire = {
     const names = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
     b.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) =>
       names.has(args.path) && args.namespace !== "builtin-require"
-        ? { path: args.path, namespace: "builtin-require" }
+        ? // One copy of the few-line shim per importing module: a shim shared by modules of
+          // different chunks would become a chunk of its own, a file Node resolves and links.
+          { path: `${args.path}?${path.relative(root, args.importer)}`, namespace: "builtin-require" }
         : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => ({
-      contents: lazyBuiltins.has(args.path.replace(/^node:/, ""))
-        ? lazyModule(args.path)
-        : `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: "js",
-    }));
+    b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => {
+      const name = args.path.slice(0, args.path.indexOf("?"));
+      return {
+        contents: lazyBuiltins.has(name.replace(/^node:/, ""))
+          ? lazyModule(name)
+          : `module.exports = require(${JSON.stringify(name)});`,
+        loader: "js",
+      };
+    });
   },
 };
 
