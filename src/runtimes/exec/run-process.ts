@@ -12,7 +12,7 @@ export interface ProcessRun {
   exitCode?: number | null;
   /** The signal that ended the process, when one did (not one of ours: see `timedOut`, `overflow`). */
   signal?: NodeJS.Signals | null;
-  /** stdout decoded as UTF-8 (what was read before a kill). */
+  /** stdout decoded as UTF-8 (what was read before a kill); `input` itself when it is the same bytes. */
   stdout: string;
   /** stderr decoded as UTF-8. */
   stderr: string;
@@ -85,6 +85,8 @@ export async function runProcess(
 ): Promise<ProcessRun> {
   await hookExit();
   return new Promise((resolve) => {
+    // The input as bytes once: written, then compared with what came back (an echo is the input text).
+    let input: Buffer | undefined = Buffer.from(options.input, "utf8");
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const sizes = { out: 0, err: 0 };
@@ -101,8 +103,12 @@ export async function runProcess(
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
+      const bytes = Buffer.concat(out);
+      out.length = 0;
+      const echoed = input !== undefined && bytes.equals(input);
+      input = undefined;
       resolve({
-        stdout: Buffer.concat(out).toString("utf8"),
+        stdout: echoed ? options.input : bytes.toString("utf8"),
         stderr: Buffer.concat(err).toString("utf8"),
         timedOut: false,
         overflow: false,
@@ -133,6 +139,6 @@ export async function runProcess(
       else kill({ spawnError: error });
     });
     child.on("close", (code, signal) => finish({ exitCode: code, signal }));
-    child.stdin.end(options.input);
+    child.stdin.end(input);
   });
 }
