@@ -7,6 +7,9 @@ import { isBreakCode, isPrintable } from "./analyze.js";
 import { processLineComment } from "./comments.js";
 import { type Emitter, put, putBreak, writeBreakChar, writeIndent, writeIndicator } from "./output.js";
 
+/** yaml.v3's line break characters (`is_break`), searched from `lastIndex`. */
+const BREAK = /[\n\r\x85\u2028\u2029]/g;
+
 /** Writes `value` line by line: each line at the indentation, breaks as `write_break` writes them. */
 function writeLines(em: Emitter, value: string, breaks: boolean, doubleBreak: boolean): void {
   const n = value.length;
@@ -20,8 +23,8 @@ function writeLines(em: Emitter, value: string, breaks: boolean, doubleBreak: bo
       breaks = true;
     } else {
       if (breaks) writeIndent(em);
-      let j = i + 1;
-      while (j < n && !isBreakCode(value.charCodeAt(j))) j++;
+      BREAK.lastIndex = i + 1;
+      const j = BREAK.test(value) ? BREAK.lastIndex - 1 : n;
       put(em, value.slice(i, j));
       i = j;
       em.indention = false;
@@ -59,8 +62,8 @@ export function writeSingle(em: Emitter, value: string): void {
       breaks = true;
     } else {
       if (breaks) writeIndent(em);
-      let j = i + 1;
-      while (j < n && !isBreakCode(value.charCodeAt(j))) j++;
+      BREAK.lastIndex = i + 1;
+      const j = BREAK.test(value) ? BREAK.lastIndex - 1 : n;
       put(em, singleQuotedLine(value.slice(i, j)));
       i = j;
       em.indention = false;
