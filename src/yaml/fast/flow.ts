@@ -64,13 +64,15 @@ function flowScalar(c: Cursor, stop: number): YNode {
   let p = start;
   let end = start;
   for (;;) {
+    // An unclosed collection: the text ends inside it.
+    if (p >= c.len) throw BAIL;
     const d = b[p];
     if (d === COMMA || d === stop || d === RBRACKET || d === RBRACE) break;
     if (d === SP) {
       p++;
       continue;
     }
-    // Indicators and what the scanner reads differently in flow context; the end of the text.
+    // Indicators and what the scanner reads differently in flow context.
     if (!plainInFlow(d) || (p === start && d === 45)) throw BAIL;
     p++;
     end = p;
@@ -103,6 +105,6 @@ function plainInFlow(d: number): boolean {
     case 96: // `
       return false;
     default:
-      return !Number.isNaN(d);
+      return true;
   }
 }
