@@ -4,7 +4,9 @@
  * - the event cursor (one reused event, no list) against yaml.v3 encoder's walk written out plainly
  *   as a list of events (`referenceEvents` below);
  * - the scalar analysis (simple-text check, inner-character classes) against the per-character loop;
- * - the double-quoted escaper (runs of plain ASCII copied at once) against one code point at a time.
+ * - the double-quoted escaper (runs of plain ASCII copied at once) against one code point at a time;
+ * - the literal scalar writer (the lines after the first at once when "\n" is the only break) against
+ *   its line loop.
  * Fails (does not skip) without ../shared when CI=true.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -13,7 +15,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeScalar, analyzeScalarGeneral } from "../../src/yaml/emit/analyze.js";
 import { E, EventCursor } from "../../src/yaml/emit/events.js";
-import { escapeDoubleQuoted } from "../../src/yaml/emit/scalars.js";
+import { Emitter } from "../../src/yaml/emit/output.js";
+import { escapeDoubleQuoted, writeLiteral, writeLiteralGeneral } from "../../src/yaml/emit/scalars.js";
 import { Kind, readYamlStream, Style, type YNode } from "../../src/yaml/index.js";
 import { longTag, resolvePlain, shortTag } from "../../src/yaml/resolve.js";
 import { sharedDir } from "../helpers/built-cli.js";
@@ -284,4 +287,46 @@ describe("the writer's short ways", () => {
     );
     expect(escapeDoubleQuoted('a"b\\c\u00e9\u0007😀\ud800')).toBe('a\\"b\\\\c\u00e9\\a\\U0001F600\\uD800');
   });
+
+  it("writes literal scalars as the line loop does", () => {
+    const values = new Set<string>();
+    for (const d of docs) literalValues(d, values);
+    expect(values.size).toBeGreaterThan(shared ? 500 : 2);
+    const lines = fc.string({
+      unit: fc.constantFrom("a", " ", "\t", "\n", "\n", "\r", "\u0085", "\u2028", "é"),
+      maxLength: 16,
+    });
+    const differ = [...values].filter(
+      (v) => literalState(writeLiteral, v, 2) !== literalState(writeLiteralGeneral, v, 2),
+    );
+    expect(differ).toEqual([]);
+    fc.assert(
+      fc.property(lines, fc.integer({ min: 0, max: 9 }), (v, indent) => {
+        expect(literalState(writeLiteral, v, indent)).toBe(literalState(writeLiteralGeneral, v, indent));
+      }),
+      { numRuns: 5000 },
+    );
+  }, 60_000);
 });
+
+/** Every literal scalar's text under a node. */
+function literalValues(n: YNode, out: Set<string>): void {
+  if (n.kind === Kind.Scalar && (n.style & Style.Literal) !== 0) out.add(n.value);
+  for (const c of n.content) literalValues(c, out);
+}
+
+/**
+ * The text and emitter state after writing `value` as a literal scalar after `key:` at `indent`,
+ * then the next key: what the caller goes on from.
+ */
+function literalState(write: (em: Emitter, v: string) => void, value: string, indent: number): string {
+  const em = new Emitter(null, { indent: 2 });
+  em.indent = indent;
+  em.out = `${" ".repeat(indent)}key:`;
+  em.column = em.out.length;
+  em.whitespace = false;
+  em.indention = false;
+  write(em, value);
+  const state = [em.out, em.column, em.whitespace, em.indention, em.footIndent];
+  return JSON.stringify(state);
+}

@@ -150,17 +150,19 @@ function blockAllowed(v: string): number {
   const n = v.length;
   if (n === 0) return -1;
   // The character loop's first stop decides: another character (-1) or a space at the end or
-  // before "\n" (0). Found with the engine's string searches instead of a loop per character.
-  const other = v.search(NOT_BLOCK_ASCII);
-  const beforeBreak = v.indexOf(" \n");
-  const space = v.charCodeAt(n - 1) === 32 ? (beforeBreak < 0 ? n - 1 : beforeBreak) : beforeBreak;
-  if (other >= 0 && (space < 0 || other < space)) return -1;
-  if (space >= 0) return 0;
+  // before "\n" (0). Found with one search of the engine's instead of a loop per character: the
+  // first other character or space before "\n" (a space at the end is after any of them).
+  const stop = v.search(BLOCK_STOP);
+  if (stop >= 0) return v.charCodeAt(stop) === 32 ? 0 : -1;
+  if (v.charCodeAt(n - 1) === 32) return 0;
   return A_BLOCK | (v.includes("\n") ? A_MULTILINE : 0);
 }
 
-/** A character `blockAllowed` leaves to `analyzeScalar`: not printable ASCII, a tab or "\n". */
-const NOT_BLOCK_ASCII = /[^\t\n -~]/;
+/**
+ * Where `blockAllowed`'s loop stops: a character it leaves to `analyzeScalar` (not printable
+ * ASCII, a tab or "\n") or a space before "\n".
+ */
+const BLOCK_STOP = /[^\t\n -~]| \n/;
 
 /** First characters that are block indicators always (1) or before a space or the end (2). */
 const FIRST_BLOCK_IND = (() => {

@@ -92,6 +92,18 @@ function spaces(n: number): string {
   return s;
 }
 
+/** "\n" and a run of spaces by the run's length, made once. */
+const BREAK_SPACES: string[] = [];
+/** "\n" followed by `n` spaces. */
+export function breakAndSpaces(n: number): string {
+  let s = BREAK_SPACES[n];
+  if (s === undefined) {
+    s = `\n${" ".repeat(n)}`;
+    BREAK_SPACES[n] = s;
+  }
+  return s;
+}
+
 /** yaml.v3's `put` (a text without line breaks). */
 export function put(em: Emitter, s: string): void {
   em.out += s;

@@ -5,7 +5,15 @@
  */
 import { isBreakCode, isPrintable } from "./analyze.js";
 import { processLineComment } from "./comments.js";
-import { type Emitter, put, putBreak, writeBreakChar, writeIndent, writeIndicator } from "./output.js";
+import {
+  breakAndSpaces,
+  type Emitter,
+  put,
+  putBreak,
+  writeBreakChar,
+  writeIndent,
+  writeIndicator,
+} from "./output.js";
 
 /** yaml.v3's line break characters (`is_break`), searched from `lastIndex`. */
 const BREAK = /[\n\r\x85\u2028\u2029]/g;
@@ -106,7 +114,58 @@ export function writeLiteral(em: Emitter, value: string): void {
   blockHints(em, value);
   processLineComment(em, true);
   em.whitespace = true;
+  if (OTHER_BREAK.test(value)) writeLines(em, value, true, false);
+  else writeLinesLF(em, value);
+}
+
+/**
+ * The same scalar with every line through the line loop (`writeLines`): the reference
+ * `writeLiteral` is checked against.
+ */
+export function writeLiteralGeneral(em: Emitter, value: string): void {
+  writeIndicator(em, "|", true, false, false);
+  blockHints(em, value);
+  processLineComment(em, true);
+  em.whitespace = true;
   writeLines(em, value, true, false);
+}
+
+/** Line breaks other than "\n" (which `write_break` copies as they are). */
+const OTHER_BREAK = /[\r\x85\u2028\u2029]/;
+
+/** A "\n" that a line of text follows (where `writeLines` writes the indentation). */
+const LF_BEFORE_TEXT = /\n(?=[^\n])/g;
+
+/**
+ * `writeLines(em, value, true, false)` for a text whose only break is "\n": the breaks before the
+ * first line, the first line's indentation, then the rest at once with each later line's
+ * indentation put after its break (after the first `writeIndent` every line's is just the spaces).
+ */
+function writeLinesLF(em: Emitter, value: string): void {
+  const n = value.length;
+  let i = 0;
+  while (i < n && value.charCodeAt(i) === 10) {
+    putBreak(em);
+    i++;
+  }
+  if (i === n) return;
+  writeIndent(em);
+  const rest = i === 0 ? value : value.slice(i);
+  const last = rest.lastIndexOf("\n");
+  if (last < 0) {
+    put(em, rest);
+    em.indention = false;
+    return;
+  }
+  const indent = Math.max(em.indent, 0);
+  em.out += rest.replace(LF_BEFORE_TEXT, breakAndSpaces(indent));
+  if (last === rest.length - 1) {
+    em.column = 0;
+    em.indention = true;
+  } else {
+    em.column = indent + rest.length - last - 1;
+    em.indention = false;
+  }
 }
 
 /** yaml.v3's `yaml_emitter_write_folded_scalar` (no folding of long lines). */
