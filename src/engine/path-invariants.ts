@@ -27,6 +27,11 @@ export function directoriesOf(paths: Iterable<string>): Set<string> {
   return dirs;
 }
 
+/** Whether a slash-separated path has a `.git` segment. */
+function hasGitSegment(clean: string): boolean {
+  return clean === ".git" || clean.startsWith(".git/") || clean.endsWith("/.git") || clean.includes("/.git/");
+}
+
 /**
  * Checks the path annotations of a function's output `entries` against the package's `files`
  * (root-relative POSIX paths). Returns the first problem in kpt's wording, or undefined.
@@ -35,22 +40,33 @@ export function pathInvariantProblem(
   entries: readonly Entry[],
   files: ReadonlySet<string>,
 ): string | undefined {
-  const placed: Array<{ entry: Entry; rel: string; file: string }> = [];
+  const placed: Array<{ rel: string; file: string }> = [];
   const seen = new Set<string>();
+  // Resources of one file share their path annotation: its checks and its file are taken once.
+  const fileOf = new Map<string, Map<string, string>>();
   for (const entry of entries) {
     // A resource without a path goes to kyaml's default `[<namespace>/]<kind>_<name>.yaml`, which a
     // namespace such as `../..` would move outside the package too.
     const location = entryLocation(entry);
     const rel = location.path ?? defaultPath(entry.node);
-    const clean = packageRelative(rel);
-    const inGit = clean.split("/").includes(".git");
-    if (clean === ".." || clean.startsWith("../") || inGit) {
-      return `function must not modify resources outside of package: resource has path ${rel}`;
+    let byRel = fileOf.get(entry.pkg);
+    if (!byRel) {
+      byRel = new Map();
+      fileOf.set(entry.pkg, byRel);
     }
-    if (clean === "." || clean === "" || rel.endsWith("/")) {
-      return `config.kubernetes.io/path cannot be a directory: ${rel}`;
+    let file = byRel.get(rel);
+    if (file === undefined) {
+      const clean = packageRelative(rel);
+      if (clean === ".." || clean.startsWith("../") || hasGitSegment(clean)) {
+        return `function must not modify resources outside of package: resource has path ${rel}`;
+      }
+      if (clean === "." || clean === "" || rel.endsWith("/")) {
+        return `config.kubernetes.io/path cannot be a directory: ${rel}`;
+      }
+      file = posix.normalize(joinPath(entry.pkg, clean));
+      byRel.set(rel, file);
+      placed.push({ rel, file });
     }
-    const file = posix.normalize(joinPath(entry.pkg, clean));
     // kpt's enforcePathInvariants: no two resources at the same path and index.
     if (location.path !== undefined) {
       const index = location.index === undefined ? "" : String(location.index);
@@ -59,14 +75,18 @@ export function pathInvariantProblem(
         return `resource at path ${JSON.stringify(posix.normalize(rel))} and index ${JSON.stringify(index)} already exists`;
       seen.add(key);
     }
-    placed.push({ entry, rel, file });
   }
-  const allFiles = new Set([...files, ...placed.map((p) => p.file)]);
+  const allFiles = new Set(files);
+  for (const p of placed) allFiles.add(p.file);
   const dirs = directoriesOf(allFiles);
+  // The directory checks depend on the file only: the first resource placed in a file names it.
+  const checked = new Set<string>();
   for (const { rel, file } of placed) {
+    if (checked.has(file)) continue;
+    checked.add(file);
     if (dirs.has(file)) return `config.kubernetes.io/path cannot be a directory: ${rel}`;
-    const parents = directoriesOf([file]);
-    for (const parent of parents) {
+    for (let i = file.indexOf("/"); i > 0; i = file.indexOf("/", i + 1)) {
+      const parent = file.slice(0, i);
       if (allFiles.has(parent)) {
         return `config.kubernetes.io/path cannot be below a file: ${rel} (${parent} is a file)`;
       }

@@ -71,7 +71,11 @@ export function fieldValue(doc: YNode, path: readonly string[]): unknown {
 
 /** One annotation as a string (the Document version's `String(value)`), or undefined. */
 function annotationValue(ann: YNode | undefined, key: string): string | undefined {
-  const node = firstValue(ann, key);
+  return scalarString(firstValue(ann, key));
+}
+
+/** A scalar value node as the Document version's `String(value)` (null and collections: undefined). */
+function scalarString(node: YNode | undefined): string | undefined {
   if (!node || node.kind !== Kind.Scalar) return undefined;
   const value = documentScalarValue(node);
   if (value === null || value === undefined || typeof value === "object") return undefined;
@@ -92,14 +96,27 @@ export function nodePathOf(doc: YNode): string | undefined {
 /** A resource's location as kyaml reads it (`readLocation` on a node). */
 export function readNodeLocation(doc: YNode, original?: ResourceLocation): ResourceLocation {
   const ann = annotationsNode(doc);
-  const path = pickChanged(
-    annotationValue(ann, INTERNAL_PATH),
-    annotationValue(ann, LEGACY_PATH),
-    original?.path,
-  );
+  // One pass over the annotations for the four keys (the first pair of each, as `firstValue`).
+  let internalPath: YNode | undefined;
+  let legacyPath: YNode | undefined;
+  let internalIndex: YNode | undefined;
+  let legacyIndex: YNode | undefined;
+  if (ann) {
+    const c = ann.content;
+    for (let i = 0; i + 1 < c.length; i += 2) {
+      const k = c[i];
+      if (k.kind !== Kind.Scalar) continue;
+      const key = k.value;
+      if (key === INTERNAL_PATH) internalPath ??= c[i + 1];
+      else if (key === LEGACY_PATH) legacyPath ??= c[i + 1];
+      else if (key === INTERNAL_INDEX) internalIndex ??= c[i + 1];
+      else if (key === LEGACY_INDEX) legacyIndex ??= c[i + 1];
+    }
+  }
+  const path = pickChanged(scalarString(internalPath), scalarString(legacyPath), original?.path);
   const indexText = pickChanged(
-    annotationValue(ann, INTERNAL_INDEX),
-    annotationValue(ann, LEGACY_INDEX),
+    scalarString(internalIndex),
+    scalarString(legacyIndex),
     original?.index === undefined ? undefined : String(original.index),
   );
   const index = indexText === undefined ? undefined : Number.parseInt(indexText, 10);
