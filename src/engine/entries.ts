@@ -81,11 +81,12 @@ function krmFieldsProblem(apiVersion: unknown, kind: unknown, name: unknown): st
 /** kpt's `AreKRM` over entries (kustomization files are exempt): `<path>: <problem>` or undefined. */
 export function nonKrmProblem(entries: readonly Entry[]): string | undefined {
   for (const entry of entries) {
+    const problem = krmNodeProblem(entry.node);
+    if (!problem) continue;
     const path = nodePathOf(entry.node) ?? "";
     const base = path.slice(path.lastIndexOf("/") + 1);
     if (base === "kustomization.yaml" || base === "kustomization.yml" || base === "Kustomization") continue;
-    const problem = krmNodeProblem(entry.node);
-    if (problem) return `${path}: ${problem}`;
+    return `${path}: ${problem}`;
   }
   return undefined;
 }

@@ -76,11 +76,14 @@ export function entryLocation(entry: Entry): ResourceLocation {
 
 /** Where each entry goes: full normalized path relative to the root, and its index in the file. */
 export function placeEntries(entries: readonly Entry[]): Placed[] {
+  // Resources of one file follow each other: the last (package, path) pair's file is kept.
+  let last: { pkg: string; rel: string; file: string } | undefined;
   return entries.map((entry, order) => {
     const loc = entryLocation(entry);
     const rel = loc.path ?? defaultPath(entry.node);
-    const file = posix.normalize(joinPath(entry.pkg, packageRelative(rel)));
-    return { entry, file, index: loc.index ?? Number.MAX_SAFE_INTEGER, order };
+    if (last?.pkg !== entry.pkg || last.rel !== rel)
+      last = { pkg: entry.pkg, rel, file: posix.normalize(joinPath(entry.pkg, packageRelative(rel))) };
+    return { entry, file: last.file, index: loc.index ?? Number.MAX_SAFE_INTEGER, order };
   });
 }
 

@@ -41,39 +41,49 @@ export function pathInvariantProblem(
   files: ReadonlySet<string>,
 ): string | undefined {
   const placed: Array<{ rel: string; file: string }> = [];
-  const seen = new Set<string>();
+  // The indexes taken in each file (kpt's path and index pairs).
+  const taken = new Map<string, Set<number | undefined>>();
   // Resources of one file share their path annotation: its checks and its file are taken once.
   const fileOf = new Map<string, Map<string, string>>();
+  let last: { pkg: string; rel: string; file: string; indexes: Set<number | undefined> } | undefined;
   for (const entry of entries) {
     // A resource without a path goes to kyaml's default `[<namespace>/]<kind>_<name>.yaml`, which a
     // namespace such as `../..` would move outside the package too.
     const location = entryLocation(entry);
     const rel = location.path ?? defaultPath(entry.node);
-    let byRel = fileOf.get(entry.pkg);
-    if (!byRel) {
-      byRel = new Map();
-      fileOf.set(entry.pkg, byRel);
-    }
-    let file = byRel.get(rel);
-    if (file === undefined) {
-      const clean = packageRelative(rel);
-      if (clean === ".." || clean.startsWith("../") || hasGitSegment(clean)) {
-        return `function must not modify resources outside of package: resource has path ${rel}`;
+    if (last?.pkg !== entry.pkg || last.rel !== rel) {
+      let byRel = fileOf.get(entry.pkg);
+      if (!byRel) {
+        byRel = new Map();
+        fileOf.set(entry.pkg, byRel);
       }
-      if (clean === "." || clean === "" || rel.endsWith("/")) {
-        return `config.kubernetes.io/path cannot be a directory: ${rel}`;
+      let file = byRel.get(rel);
+      if (file === undefined) {
+        const clean = packageRelative(rel);
+        if (clean === ".." || clean.startsWith("../") || hasGitSegment(clean)) {
+          return `function must not modify resources outside of package: resource has path ${rel}`;
+        }
+        if (clean === "." || clean === "" || rel.endsWith("/")) {
+          return `config.kubernetes.io/path cannot be a directory: ${rel}`;
+        }
+        file = posix.normalize(joinPath(entry.pkg, clean));
+        byRel.set(rel, file);
+        placed.push({ rel, file });
       }
-      file = posix.normalize(joinPath(entry.pkg, clean));
-      byRel.set(rel, file);
-      placed.push({ rel, file });
+      let indexes = taken.get(file);
+      if (!indexes) {
+        indexes = new Set();
+        taken.set(file, indexes);
+      }
+      last = { pkg: entry.pkg, rel, file, indexes };
     }
     // kpt's enforcePathInvariants: no two resources at the same path and index.
     if (location.path !== undefined) {
-      const index = location.index === undefined ? "" : String(location.index);
-      const key = `${file}\u0000${index}`;
-      if (seen.has(key))
+      if (last.indexes.has(location.index)) {
+        const index = location.index === undefined ? "" : String(location.index);
         return `resource at path ${JSON.stringify(posix.normalize(rel))} and index ${JSON.stringify(index)} already exists`;
-      seen.add(key);
+      }
+      last.indexes.add(location.index);
     }
   }
   const allFiles = new Set(files);

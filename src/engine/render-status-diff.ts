@@ -75,7 +75,8 @@ export function keepUnchangedRootKptfile(
   for (const path of new Set([...input.keys(), ...rendered.keys()])) {
     if (path !== "Kptfile" && !sameBytes(input.get(path), rendered.get(path))) return;
   }
-  if (!onlyRenderStatusDiffers(before, after)) return;
+  // The text before `renderStatus` is compared first: a cheap test that most changes fail.
   if (beforeRenderStatus(before) !== beforeRenderStatus(after)) return;
+  if (!onlyRenderStatusDiffers(before, after)) return;
   rendered.set("Kptfile", before);
 }

@@ -175,7 +175,7 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   // A node-native builtin edits the items in place as kyaml's filters do: nothing to take or restore.
   const native = options.runtime.editsNodesInPlace?.(fnRef(step)) === true;
   const shapes = inPlace && !keeps && !native ? selected.map((e) => takeNodeShape(e.node)) : undefined;
-  const passed = inputItems(selected, inPlace, options.packagePaths);
+  const { items: passed, offTree } = inputItems(selected, inPlace, options.packagePaths, native);
   const outcome = await invoke(options, passed, functionConfig);
   const durationMs = Date.now() - started;
   const results = recordOutcome(status, outcome);
@@ -191,7 +191,7 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
     selected,
     options.pkg,
     options.packagePaths === true,
-    { shapes, keeps, passed: native ? passed : undefined },
+    { shapes, keeps, passed: native ? passed : undefined, offTree },
   );
   return {
     ...base,
@@ -200,10 +200,28 @@ export async function runStep(options: RunStepOptions): Promise<StepOutcome> {
   };
 }
 
-/** The function's input items: the selected resources (or clones) with `config.k8s.io/id` set. */
-function inputItems(selected: Entry[], inPlace: boolean, packagePaths: boolean | undefined): YNode[] {
-  return selected.map((entry, i) => {
+/**
+ * The function's input items: the selected resources (or clones) with `config.k8s.io/id` (and the
+ * package path) set. For a node-native builtin (`native`) an item whose annotations map would get
+ * the two keys appended and lose them again unchanged (the map is there, holds neither key, and its
+ * last key no foot comment the append would move) gets none: its id is its place among the items,
+ * kept off the tree in `offTree` (the annotations map it had, so an output whose map a function
+ * replaced or removed lost its id as it would on the tree).
+ */
+function inputItems(
+  selected: Entry[],
+  inPlace: boolean,
+  packagePaths: boolean | undefined,
+  native: boolean,
+): { items: YNode[]; offTree: Array<YNode | undefined> | undefined } {
+  const offTree: Array<YNode | undefined> | undefined = native ? [] : undefined;
+  const items = selected.map((entry, i) => {
     const doc = inPlace ? entry.node : cloneNode(entry.node);
+    if (offTree) {
+      const ann = idFreeAnnotations(doc, packagePaths === true);
+      offTree.push(ann);
+      if (ann) return doc;
+    }
     setNodeAnnotations(
       doc,
       packagePaths
@@ -215,6 +233,65 @@ function inputItems(selected: Entry[], inPlace: boolean, packagePaths: boolean |
     );
     return doc;
   });
+  return { items, offTree };
+}
+
+/**
+ * A document's annotations map when setting the engine's id (and package path) on it and removing
+ * them after the run would leave it as it was: a non-empty map without those keys whose last key has
+ * no foot comment. Otherwise undefined.
+ */
+function idFreeAnnotations(doc: YNode, packagePaths: boolean): YNode | undefined {
+  const ann = annotationsNode(doc);
+  if (!ann || ann.content.length === 0) return undefined;
+  if (ann.content[ann.content.length - 2].footComment !== "") return undefined;
+  const c = ann.content;
+  for (let i = 0; i + 1 < c.length; i += 2) {
+    const k = c[i];
+    if (k.kind === Kind.Scalar && (k.value === RESOURCE_ID || (packagePaths && k.value === PACKAGE_PATH)))
+      return undefined;
+  }
+  return ann;
+}
+
+let lastPackage: { pkg: string; named: string | undefined } | undefined;
+
+/** The package a resource's own package-path value names (the last one asked kept). */
+function packageOfOwnPath(pkg: string): string | undefined {
+  if (lastPackage?.pkg !== pkg) lastPackage = { pkg, named: packageOfValue(packagePathValue(pkg)) };
+  return lastPackage.named;
+}
+
+/**
+ * The input index and package of an output document by its id: the `config.k8s.io/id` (and package
+ * path) annotation, or for an item whose id was kept off the tree (see {@link inputItems}) its place
+ * among the items given, as long as it still has the annotations map it had.
+ */
+function outputSource(
+  doc: YNode,
+  position: number,
+  selected: Entry[],
+  packagePaths: boolean,
+  input: { passed: YNode[] | undefined; offTree: Array<YNode | undefined> | undefined },
+  byNode: () => Map<YNode, number>,
+): { sourceIndex: number | undefined; named: string | undefined; onTree: boolean; ann?: YNode } {
+  const { passed, offTree } = input;
+  if (passed && offTree) {
+    const at = passed[position] === doc ? position : byNode().get(doc);
+    const ann = at === undefined ? undefined : offTree[at];
+    if (ann !== undefined) {
+      const now = annotationsNode(doc);
+      if (now !== ann) return { sourceIndex: undefined, named: undefined, onTree: false, ann: now };
+      const pkg = selected[at!].pkg;
+      return { sourceIndex: at, named: packagePaths ? packageOfOwnPath(pkg) : undefined, onTree: false, ann };
+    }
+  }
+  const id = getNodeAnnotation(doc, RESOURCE_ID);
+  return {
+    sourceIndex: id === undefined ? undefined : Number.parseInt(id, 10),
+    named: packagePaths ? packageOfValue(getNodeAnnotation(doc, PACKAGE_PATH)) : undefined,
+    onTree: true,
+  };
 }
 
 /** Records the runtime's outcome in the step status (kpt's fields); returns the function's results. */
@@ -242,14 +319,27 @@ function mapOutputs(
   selected: Entry[],
   pkg: string,
   packagePaths: boolean,
-  input: { shapes: NodeShape[] | undefined; keeps: boolean; passed: YNode[] | undefined },
+  input: {
+    shapes: NodeShape[] | undefined;
+    keeps: boolean;
+    passed: YNode[] | undefined;
+    offTree: Array<YNode | undefined> | undefined;
+  },
 ): Array<Entry & { sourceIndex?: number }> {
-  return items.map((doc) => {
-    const id = getNodeAnnotation(doc, RESOURCE_ID);
-    const sourceIndex = id === undefined ? undefined : Number.parseInt(id, 10);
+  let positions: Map<YNode, number> | undefined;
+  const byNode = () => (positions ??= new Map(input.passed?.map((n, i) => [n, i])));
+  return items.map((doc, position) => {
+    const { sourceIndex, named, onTree, ann } = outputSource(
+      doc,
+      position,
+      selected,
+      packagePaths,
+      input,
+      byNode,
+    );
     const source = sourceIndex === undefined ? undefined : selected[sourceIndex];
-    const named = packagePaths ? packageOfValue(getNodeAnnotation(doc, PACKAGE_PATH)) : undefined;
-    dropEngineIds(doc, packagePaths);
+    if (onTree) dropEngineIds(doc, packagePaths);
+    else if (ann && ann.content.length === 0) stripNodePipelineAnnotations(doc, true);
     if (!source) {
       // kyaml's FunctionFilter names a generated resource's file right away (`DefaultPathAnnotation`):
       // `[<namespace>/]<kind>_<name>.yaml` as the resource is now, whatever later steps change.

@@ -17,17 +17,19 @@ type Ordered = Record<string, unknown>;
 export function goMarshal(value: Ordered): string {
   const keys = Object.keys(value);
   if (keys.length === 0 || sharesObjects(value)) return marshalWithDocument(value);
-  const out: string[] = [];
+  const out: Out = { text: "" };
   for (const key of keys) {
     const field = value[key];
-    const start = out.length;
     if (field === undefined) continue;
-    if (!emitPair(key, field, "", out)) {
-      out.length = start;
-      out.push(marshalWithDocument({ [key]: field }));
-    }
+    const before = out.text;
+    if (!emitPair(key, field, out)) out.text = before + marshalWithDocument({ [key]: field });
   }
-  return out.join("");
+  return out.text;
+}
+
+/** The text written so far (a string grown by concatenation). */
+interface Out {
+  text: string;
 }
 
 /** Whether an object or array is reached twice (the `yaml` package would write an anchor and alias). */
@@ -35,8 +37,15 @@ function sharesObjects(value: unknown, seen = new Set<object>()): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (seen.has(value)) return true;
   seen.add(value);
-  for (const item of Array.isArray(value) ? value : Object.values(value))
-    if (sharesObjects(item, seen)) return true;
+  if (Array.isArray(value)) {
+    for (const item of value)
+      if (typeof item === "object" && item !== null && sharesObjects(item, seen)) return true;
+    return false;
+  }
+  for (const key in value) {
+    const item = (value as Ordered)[key];
+    if (typeof item === "object" && item !== null && sharesObjects(item, seen)) return true;
+  }
   return false;
 }
 
@@ -89,58 +98,68 @@ function isPlainData(value: unknown): value is Ordered {
   return proto === Object.prototype || proto === null;
 }
 
-/** Writes `key: value` at `indent`; false when the value is not simple data (see `goMarshal`). */
-function emitPair(key: string, value: unknown, indent: string, out: string[]): boolean {
-  const k = keyText(key);
-  if (k === null) return false;
-  return emitValue(`${indent}${k}:`, value, indent, out);
+/** Indentations by depth (two spaces a level). */
+const indents: string[] = [""];
+
+function indentAt(depth: number): string {
+  while (indents.length <= depth) indents.push(`${indents[indents.length - 1]}  `);
+  return indents[depth];
 }
 
-/** Writes a value after `head` (`key:` or `-`); block collections go on the next lines at `indent` + 2. */
-function emitValue(head: string, value: unknown, indent: string, out: string[]): boolean {
+/** Writes a top-level `key: value`; false when the value is not simple data (see `goMarshal`). */
+function emitPair(key: string, value: unknown, out: Out): boolean {
+  const k = keyText(key);
+  if (k === null) return false;
+  return emitValue(`${k}:`, true, value, 0, out);
+}
+
+/**
+ * Writes a value after `head` (`key:` when `keyed`, else a list item's dash); block collections go on
+ * the next lines at `depth` + 1.
+ */
+function emitValue(head: string, keyed: boolean, value: unknown, depth: number, out: Out): boolean {
   if (Array.isArray(value)) {
     if (value.length === 0) {
-      out.push(`${head} []\n`);
+      out.text += `${head} []\n`;
       return true;
     }
-    if (head.endsWith(":")) {
-      out.push(`${head}\n`);
-      return emitItems(value, `${indent}  `, out);
+    if (keyed) {
+      out.text += `${head}\n`;
+      return emitItems(value, depth + 1, out);
     }
-    return emitItems(value, `${indent}  `, out, head);
+    return emitItems(value, depth + 1, out, head);
   }
   if (isPlainData(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined);
-    if (keys.length === 0) {
-      out.push(`${head} {}\n`);
-      return true;
-    }
     let first = true;
-    if (head.endsWith(":")) out.push(`${head}\n`);
-    for (const key of keys) {
+    const inner = indentAt(depth + 1);
+    for (const key in value) {
+      const item = value[key];
+      if (item === undefined) continue;
       const k = keyText(key);
       if (k === null) return false;
+      if (first && keyed) out.text += `${head}\n`;
       // In a list item the first field follows the dash.
-      const lead = !head.endsWith(":") && first ? `${head} ${k}:` : `${indent}  ${k}:`;
+      const lead = !keyed && first ? `${head} ${k}:` : `${inner}${k}:`;
       first = false;
-      if (!emitValue(lead, value[key], `${indent}  `, out)) return false;
+      if (!emitValue(lead, true, item, depth + 1, out)) return false;
     }
+    if (first) out.text += `${head} {}\n`;
     return true;
   }
   if (value === undefined || (typeof value === "object" && value !== null)) return false;
   const text = scalarText(value);
   if (text === null) return false;
-  out.push(`${head} ${text}\n`);
+  out.text += `${head} ${text}\n`;
   return true;
 }
 
-/** Writes list items at `indent`; `head` (a parent item's dash) is prepended to the first one. */
-function emitItems(items: readonly unknown[], indent: string, out: string[], head?: string): boolean {
+/** Writes list items at `depth`; `head` (a parent item's dash) is prepended to the first one. */
+function emitItems(items: readonly unknown[], depth: number, out: Out, head?: string): boolean {
+  const dash = `${indentAt(depth)}-`;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (item === undefined) return false;
-    const dash = i === 0 && head !== undefined ? `${head} -` : `${indent}-`;
-    if (!emitValue(dash, item, indent, out)) return false;
+    if (!emitValue(i === 0 && head !== undefined ? `${head} -` : dash, false, item, depth, out)) return false;
   }
   return true;
 }

@@ -113,12 +113,17 @@ export function readNodeLocation(doc: YNode, original?: ResourceLocation): Resou
       else if (key === LEGACY_INDEX) legacyIndex ??= c[i + 1];
     }
   }
-  const path = pickChanged(scalarString(internalPath), scalarString(legacyPath), original?.path);
-  const indexText = pickChanged(
-    scalarString(internalIndex),
-    scalarString(legacyIndex),
-    original?.index === undefined ? undefined : String(original.index),
-  );
+  // The original location only decides between two forms that differ.
+  const ip = scalarString(internalPath);
+  const lp = scalarString(legacyPath);
+  const path =
+    ip !== undefined && lp !== undefined && ip !== lp ? pickChanged(ip, lp, original?.path) : (ip ?? lp);
+  const ii = scalarString(internalIndex);
+  const li = scalarString(legacyIndex);
+  const indexText =
+    ii !== undefined && li !== undefined && ii !== li
+      ? pickChanged(ii, li, original?.index === undefined ? undefined : String(original.index))
+      : (ii ?? li);
   const index = indexText === undefined ? undefined : Number.parseInt(indexText, 10);
   return { path, index: Number.isNaN(index) ? undefined : index };
 }
@@ -210,15 +215,33 @@ function plainRemoval(map: YNode, i: number): boolean {
  * changing nothing, when a removal would move a comment (see {@link plainRemoval}).
  */
 function deleteKeys(map: YNode, keys: readonly string[]): boolean {
+  // One pass: the first pair of each key, in the map's order.
   const found: number[] = [];
-  for (const key of keys) {
-    const i = pairIndex(map, key);
-    if (i >= 0 && !found.includes(i)) found.push(i);
+  let taken: string[] | undefined;
+  const c = map.content;
+  for (let i = 0; i + 1 < c.length; i += 2) {
+    const k = c[i];
+    if (k.kind !== Kind.Scalar || !keys.includes(k.value)) continue;
+    if (taken?.includes(k.value)) continue;
+    if (!taken) taken = [];
+    taken.push(k.value);
+    found.push(i);
   }
   if (found.length === 0) return true;
-  found.sort((a, b) => b - a);
   for (const i of found) if (!plainRemoval(map, i)) return false;
-  for (const i of found) map.content.splice(i, 2);
+  // The pairs kept move up in place (found is ascending).
+  let w = found[0];
+  let next = 0;
+  for (let r = found[0]; r + 1 < c.length; r += 2) {
+    if (r === found[next]) {
+      next++;
+      continue;
+    }
+    c[w] = c[r];
+    c[w + 1] = c[r + 1];
+    w += 2;
+  }
+  c.length = w;
   return true;
 }
 

@@ -38,8 +38,7 @@ export function parseYamlFile(path: string, text: string): ParsedFile {
     // The `yaml` package's reading words the error as kpt does (or reads what ours refused).
     return parseYamlFileWithYamlPackage(path, text);
   }
-  const file = streamFile(path, text, stream);
-  return { ...file, docs: file.docs.map(({ node, ...rest }) => ({ ...rest, doc: nodeToDocument(node) })) };
+  return streamFile(path, text, stream);
 }
 
 /**
@@ -128,8 +127,11 @@ function returnedComment(comments: ReadonlyArray<string | null | undefined>): st
   return lines.length === 0 ? undefined : lines.join("\n");
 }
 
-/** One document of a file as the engine reads it: {@link ParsedDocument} with the document node. */
-export interface NodeParsedDocument extends Omit<ParsedDocument, "doc"> {
+/**
+ * One document of a file as the engine reads it: {@link ParsedDocument} with the document node and
+ * without its source text (the engine writes every document from its node).
+ */
+export interface NodeParsedDocument extends Omit<ParsedDocument, "doc" | "source"> {
   node: YNode;
 }
 
@@ -156,17 +158,25 @@ export function readYamlFileNodes(path: string, text: string): NodeParsedFile {
   }
   if (!stream) {
     const parsed = parseYamlFileWithYamlPackage(path, text);
-    return { ...parsed, docs: parsed.docs.map(({ doc, ...rest }) => ({ ...rest, node: documentNode(doc) })) };
+    return {
+      ...parsed,
+      docs: parsed.docs.map(({ doc, index, seqIndent }) => ({ node: documentNode(doc), index, seqIndent })),
+    };
   }
-  return streamFile(path, text, stream);
+  const docs: NodeParsedDocument[] = stream.map((d, index) => ({
+    node: d.node,
+    index,
+    seqIndent: d.seqIndent,
+  }));
+  return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndent(text), docs };
 }
 
 /** A file's documents as our reader gave them, each with its source chunk when the chunks line up. */
-function streamFile(path: string, text: string, stream: StreamDocument[]): NodeParsedFile {
+function streamFile(path: string, text: string, stream: StreamDocument[]): ParsedFile {
   const contentChunks = stream.length > 0 ? splitChunks(text).filter((c) => !isBlankChunk(c)) : [];
   const sourceOk = contentChunks.length === stream.length;
-  const docs: NodeParsedDocument[] = stream.map((d, index) => ({
-    node: d.node,
+  const docs: ParsedDocument[] = stream.map((d, index) => ({
+    doc: nodeToDocument(d.node),
     source: sourceOk ? contentChunks[index] : undefined,
     index,
     seqIndent: d.seqIndent,
