@@ -38,6 +38,12 @@ const TAKEN: Record<string, string> = {
   "comment block after a key": "a:\n  # one\n\n  # two\n  b: 1\n",
   "tags of texts starting with a letter":
     "true: TRUE\nFalse: nulls\nNULL: Null\nnull: x\nyes: no\nfalse1: tru\nTruex: fALSE\nNu: nUll\n",
+  "a key's line comment before its sequence":
+    "a: # c\n  - x\n  - y: 1\nb: # d\n- z\nc:\n- d: # e\n    - w\n  f: # g\n  # h\n  - v\n",
+  "an indented document": "  a: 1\n  b:\n  - x\n  c:\n    d: 2\n",
+  "an indented root sequence": "  # h\n  - a\n  - b: c\n",
+  "values on the line below their key":
+    "a:\n  {}\nb: # l\n  [x, 'y'] # m\nc:\n  # h\n  plain\n  more\nd:\n  \"q\"\ne:\n  |\n   lit\nf:\n    {}\n  \ng: 1\n",
   "tabs in block scalars' content": "a: |\n  x\n  \ty\n\n  \t\nb: >\n  p\n  \tq\n  r\n",
 };
 

@@ -96,6 +96,14 @@ class Printer {
   value(prefix: string, node: Tree, col: number, inner: number): void {
     if ("scalar" in node) {
       const [first, ...rest] = node.scalar;
+      if (prefix.endsWith(":") && this.roll(6) === 0) {
+        // The scalar on its own line below its key, maybe after comments.
+        this.lines.push(`${prefix}${this.lineComment()}`);
+        this.comments(inner);
+        this.lines.push(`${" ".repeat(inner)}${first}${rest.length === 0 ? this.lineComment() : ""}`);
+        for (const r of rest) this.lines.push(r === "" ? "" : " ".repeat(inner) + r);
+        return;
+      }
       this.lines.push(`${prefix} ${first}${rest.length === 0 ? this.lineComment() : ""}`);
       for (const r of rest) this.lines.push(r === "" ? "" : " ".repeat(inner) + r);
       return;
@@ -124,14 +132,14 @@ class Printer {
   }
 }
 
-/** A document of block YAML (sometimes after `---`, sometimes with comments at its end). */
+/** A document of block YAML (sometimes after `---`, sometimes indented, sometimes with comments at its end). */
 export const blockYaml: fc.Arbitrary<string> = fc
   .tuple(tree, fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
   .map(([t, dice]) => {
     const p = new Printer(dice);
     if (p.roll(5) === 0) p.lines.push("---");
     p.comments(0);
-    p.node("scalar" in t ? { map: [["k", t]] } : t, 0);
+    p.node("scalar" in t ? { map: [["k", t]] } : t, p.roll(7) === 0 ? 2 : 0);
     if (p.roll(6) === 0) p.lines.push("# end");
     return `${p.lines.join("\n")}\n`;
   });

@@ -48,20 +48,26 @@ function mappingValue(c: Cursor, col: number, k: YNode): YNode {
   c.gap(col, true);
   if (!c.atEnd) {
     const next = c.column;
-    const entry = b[c.pos] === DASH && blankAt(b, c.pos + 1);
-    if (entry && k.lineComment !== "") throw BAIL;
-    if (next > col) return block(c, next);
-    if (next === col && entry) return sequence(c, col);
+    if (next > col) return block(c, next, col);
+    if (next === col && b[c.pos] === DASH && blankAt(b, c.pos + 1)) return sequence(c, col);
   }
   return c.node(Kind.Scalar, NULL, "", at, line, ls);
 }
 
-/** A collection starting on its own line at `pos`, column `col`. */
-function block(c: Cursor, col: number): YNode {
+/**
+ * A key's value starting on its own line at `pos`, column `col` (past `indent`, the key's): a
+ * collection, or a scalar or flow collection, which takes the comment above it as its head.
+ */
+function block(c: Cursor, col: number, indent: number): YNode {
   const b = c.code;
   if (b[c.pos] === DASH && blankAt(b, c.pos + 1)) return sequence(c, col);
   if (isKeyLine(c)) return mapping(c, col);
-  throw BAIL;
+  const head = c.head;
+  c.head = "";
+  const v = inlineValue(c, indent);
+  v.headComment = head;
+  c.gap(indent, false);
+  return v;
 }
 
 /** A scalar on the line of its key or `- ` (at `pos`), its collection at column `col`. */

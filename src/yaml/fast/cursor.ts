@@ -64,8 +64,11 @@ export class Cursor {
    * pairs, past the scalar's indentation), the one place a tab cannot change what yaml.v3 reads.
    */
   tabRanges: number[] | null = null;
-  /** A line already looked at: the break before it, its first non-space char, its start. */
-  private peekFrom = -1;
+  /**
+   * A line already looked at: the break before it (-2 for none, as -1 stands for the document's
+   * start), its first non-space char, its start.
+   */
+  private peekFrom = -2;
   private peekAt = 0;
   private peekStart = 0;
 

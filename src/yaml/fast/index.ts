@@ -56,14 +56,15 @@ function documentOf(c: Cursor): YNode {
     c.line = -1;
   }
   c.gap(0, true);
-  if (c.atEnd || c.column !== 0) throw BAIL;
+  if (c.atEnd) throw BAIL;
   const doc = explicit
     ? c.node(Kind.Document, "", "---", 0, 0, 0)
     : c.node(Kind.Document, "", "", c.pos, c.line, c.lineStart);
   if (!explicit) splitDocumentHead(c, doc);
   let root: YNode;
-  if (b[c.pos] === 45 && blankAt(b, c.pos + 1)) root = sequence(c, 0);
-  else if (isKeyLine(c)) root = mapping(c, 0);
+  // The root collection may be indented: its column is the one its first line sets.
+  if (b[c.pos] === 45 && blankAt(b, c.pos + 1)) root = sequence(c, c.column);
+  else if (isKeyLine(c)) root = mapping(c, c.column);
   else throw BAIL;
   if (!c.atEnd) throw BAIL;
   doc.content.push(root);
