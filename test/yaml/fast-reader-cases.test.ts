@@ -44,6 +44,11 @@ const TAKEN: Record<string, string> = {
   "an indented root sequence": "  # h\n  - a\n  - b: c\n",
   "values on the line below their key":
     "a:\n  {}\nb: # l\n  [x, 'y'] # m\nc:\n  # h\n  plain\n  more\nd:\n  \"q\"\ne:\n  |\n   lit\nf:\n    {}\n  \ng: 1\n",
+  "comments at another column than the line below them":
+    "a:\n  b: 1\n    # h1\n  c: 2\nd:\n# h2\n  e: 3\nf:\n    # h3\n  # h4\n  g: 4\n",
+  "feet of values before a line left of them":
+    "a:\n  b:\n  - n: x\n    v: y\n      # f1\n  c: 1\n  d: 'q'\n    # f2\n    # f3\ne:\n  f: [x]\n  # f4\n# h\ng:\n  - p\n  - q\n  # f5\nh: 1\n",
+  "a document's foot comment": "a:\n  b: 1\n\n# t\n  # u\n\n",
   "tabs in block scalars' content": "a: |\n  x\n  \ty\n\n  \t\nb: >\n  p\n  \tq\n  r\n",
 };
 

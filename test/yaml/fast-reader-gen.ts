@@ -109,7 +109,13 @@ class Printer {
       return;
     }
     this.lines.push(`${prefix}${this.lineComment()}`);
-    this.node(node, "seq" in node && this.roll(2) === 0 && !prefix.endsWith("-") ? col : inner);
+    const at = "seq" in node && this.roll(2) === 0 && !prefix.endsWith("-") ? col : inner;
+    this.node(node, at);
+    // Comments below the collection's last line, at its column or past it (feet, when a line left
+    // of them follows).
+    if (this.roll(3) === 0)
+      for (let k = 1 + this.roll(2); k > 0; k--)
+        this.lines.push(`${" ".repeat(at + 2 * this.roll(2))}# f${k}`);
   }
 
   node(node: Tree, col: number): void {

@@ -3,7 +3,7 @@
  * column as go-yaml v3's scanner nests them, with head comments given to the node yaml.v3's
  * parser gives them to (a sequence entry's comment heads its mapping when the entry is one).
  */
-import { Kind, type YNode } from "../node.js";
+import { Kind, Style, type YNode } from "../node.js";
 import { MAP, NULL, SEQ } from "../resolve.js";
 import { blockScalar } from "./block-scalar.js";
 import { BAIL, type Cursor, DASH, HASH, LF } from "./cursor.js";
@@ -20,7 +20,10 @@ export function mapping(c: Cursor, col: number): YNode {
     const k = key(c);
     k.headComment = c.head;
     c.head = "";
-    content.push(k, mappingValue(c, col, k));
+    const v = mappingValue(c, col, k);
+    content.push(k, v);
+    // yaml.v3 moves a value's foot comment to its key.
+    if (c.foot !== "") k.footComment = footOf(c, v);
     if (c.atEnd) break;
     const next = c.column;
     if (next < col) break;
@@ -88,6 +91,17 @@ function inlineValue(c: Cursor, col: number): YNode {
   return n;
 }
 
+/**
+ * The foot comment the last gap found, taken for `n`, the node read before it (a scalar or flow
+ * collection; after a block scalar yaml.v3 finds it later, at another token).
+ */
+function footOf(c: Cursor, n: YNode): string {
+  if (n.style & (Style.Literal | Style.Folded)) throw BAIL;
+  const foot = c.foot;
+  c.foot = "";
+  return foot;
+}
+
 /** A block sequence whose first `-` is at `pos`, column `col`. */
 export function sequence(c: Cursor, col: number): YNode {
   const b = c.code;
@@ -106,6 +120,7 @@ export function sequence(c: Cursor, col: number): YNode {
       c.gap(col, false);
     }
     item.headComment = head;
+    if (c.foot !== "") item.footComment = footOf(c, item);
     content.push(item);
     if (c.atEnd) break;
     const next = c.column;

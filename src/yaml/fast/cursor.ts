@@ -57,6 +57,10 @@ export class Cursor {
   lineStart = 0;
   /** The head comment waiting for the next node (yaml.v3's comment text, lines joined by "\n"). */
   head = "";
+  /** The foot comment the last gap found for the node read before it (its caller places it). */
+  foot = "";
+  /** The comments after the document's last node, its foot comment. */
+  tail = "";
   /** Whether the last gap ran to the end of the text. */
   atEnd = false;
   /**
@@ -118,11 +122,13 @@ export class Cursor {
 
   /**
    * After a node's last line (`pos` at its line break or the end): reads the blank and comment
-   * lines up to the next content, leaving `pos` at its first char and the comment text in `head`
-   * as yaml.v3 joins a head comment (a blank line after a comment line adds one "\n"). Bails on
-   * what yaml.v3 would make a foot comment: comments at the end, at another column than the next
-   * content, or directly after a node and followed by a blank line unless that node was a key's
-   * `:` and the next content does not close `indent`'s collection.
+   * lines up to the next content, leaving `pos` at its first char, the comment text for the next
+   * node in `head` (yaml.v3's head comment: a blank line after a comment line adds one "\n"), and
+   * what yaml.v3 splits off as the foot comment of the node just read in `foot`: the comments
+   * before a line left of both `indent` (the innermost collection's column) and their own column.
+   * At the end of the text the comments left are the document's foot (`tail`). Bails on the other
+   * feet of `yaml_parser_scan_comments` (comments directly below a node ended by a blank line or
+   * the end, a second foot, one after a key's `:`), which yaml.v3 ties by line numbers and marks.
    */
   gap(indent: number, afterValue: boolean): void {
     const s = this.src;
@@ -131,17 +137,18 @@ export class Cursor {
     let p = this.pos;
     if (p >= 0 && p < len && b[p] !== LF) throw BAIL;
     let text = "";
-    let first = true;
-    let startsBlank = false;
-    let blankAfterComment = false;
-    let lastBlank = false;
-    let commentCol = -1;
+    // yaml.v3's first_empty (no blank line yet), recent_empty (the last line was blank).
+    let firstEmpty = true;
+    let recentEmpty = false;
+    // The column of the text's first comment, and whether that comment is the node's next line.
+    let startCol = -1;
+    let startsBelow = false;
+    let below = true;
     let line = this.line;
     let ls = this.lineStart;
     for (;;) {
-      if (p >= len) {
-        this.atEnd = true;
-        if (text !== "") throw BAIL;
+      if (p + 1 >= len) {
+        p = len;
         break;
       }
       line++;
@@ -152,33 +159,52 @@ export class Cursor {
         ls = ++p;
         while (b[p] === SP) p++;
       }
-      const c = p < len ? b[p] : LF;
+      if (p >= len) break;
+      const c = b[p];
       if (c === LF) {
-        if (first) startsBlank = true;
-        if (text !== "" && !lastBlank) {
+        if (text !== "" && !recentEmpty) {
+          // A foot yaml.v3 ties by the lines' numbers, to the node or to a later token.
+          if (firstEmpty && ((startsBelow && !afterValue) || startCol < indent)) throw BAIL;
           text += "\n";
-          blankAfterComment = true;
         }
-        lastBlank = true;
-      } else if (c === HASH) {
-        if (commentCol < 0) commentCol = p - ls;
-        else if (commentCol !== p - ls) throw BAIL;
-        let end = s.indexOf("\n", p);
-        if (end < 0) end = len;
-        text = text === "" ? s.slice(p, end) : `${text}\n${s.slice(p, end)}`;
-        lastBlank = false;
-        p = end;
-      } else break;
-      first = false;
-      if (p >= len) continue;
+        firstEmpty = false;
+        recentEmpty = true;
+        below = false;
+        continue;
+      }
+      const col = p - ls;
+      if (text !== "" && col < indent && col !== startCol) text = this.footOf(text, afterValue);
+      if (c !== HASH) break;
+      let end = s.indexOf("\n", p);
+      if (end < 0) end = len;
+      if (text === "") {
+        startCol = col;
+        startsBelow = below;
+        text = s.slice(p, end);
+      } else text = `${text}\n${s.slice(p, end)}`;
+      recentEmpty = false;
+      below = false;
+      p = end;
     }
     this.pos = p;
     this.line = line;
     this.lineStart = ls;
-    if (text === "") return;
-    const col = p - ls;
-    if (commentCol !== col) throw BAIL;
-    if (!startsBlank && blankAfterComment && (!afterValue || col < indent)) throw BAIL;
-    this.head = text;
+    if (p >= len) {
+      // The end: comments directly below the node, with no blank line, are a foot tied as above.
+      if (text !== "" && !recentEmpty && firstEmpty && ((startsBelow && !afterValue) || startCol < indent))
+        throw BAIL;
+      this.atEnd = true;
+      this.tail = text;
+    } else this.head = text;
+  }
+
+  /**
+   * Takes `text` as the foot comment of the node just read (yaml.v3 ties the first foot of a gap
+   * to the token before it; after a key's `:` that is the `:`, left to the full parser).
+   */
+  private footOf(text: string, afterValue: boolean): string {
+    if (afterValue || this.foot !== "") throw BAIL;
+    this.foot = text;
+    return "";
   }
 }

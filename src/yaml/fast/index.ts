@@ -68,6 +68,7 @@ function documentOf(c: Cursor): YNode {
   else throw BAIL;
   if (!c.atEnd) throw BAIL;
   doc.content.push(root);
+  doc.footComment = c.tail;
   return doc;
 }
 
