@@ -196,12 +196,37 @@ describe("the direct writer against the event machine", () => {
     });
 
   it("writes the common document directly and what it does not handle through the machine", () => {
-    const [common] = parseStream("a: 1 # c\nb:\n- x\n- {}\nc: |\n  t\n");
-    expect(emitDirect(common, { compactSeq: true, indent: 2 })).toBe("a: 1 # c\nb:\n- x\n- {}\nc: |\n  t\n");
-    for (const text of ["a: &x 1\nb: *x\n", "a: !t v\n", "a: [1, 2]\n", "? [k]\n: v\n"]) {
+    const common = "a: 1 # c\nb:\n- x\n- {}\nc: |\n  t\nd: [1, 'x y']\ne: {f: g, h: ''}\n";
+    const [doc] = parseStream(common);
+    expect(emitDirect(doc, { compactSeq: true, indent: 2 })).toBe(common);
+    for (const text of ["a: &x 1\nb: *x\n", "a: !t v\n", "a: [[1], 2]\n", "a: {b: [c]}\n", "? [k]\n: v\n"]) {
       const [doc] = parseStream(text);
       expect(emitDirect(doc, { indent: 2 }), text).toBeUndefined();
       expect(emitDocument(doc, { indent: 2 })).toBe(emitDocumentEvents(doc, { indent: 2 }));
+    }
+  });
+
+  it("writes flow collections of scalars with comments directly, as the machine does", () => {
+    const commented = (v: string, head: string, line: string, foot: string) => {
+      const n = scalar(v);
+      n.headComment = head;
+      n.lineComment = line;
+      n.footComment = foot;
+      return n;
+    };
+    const items = () => [commented("a", "", "# l", ""), commented("b c", "# h", "", "# f"), scalar("")];
+    const seq = new YNode(Kind.Sequence, "!!seq", "", items());
+    seq.style = Style.Flow;
+    seq.lineComment = "# s";
+    const map = new YNode(Kind.Mapping, "!!map", "", items().concat(scalar("d")));
+    map.style = Style.Flow;
+    const root = new YNode(Kind.Mapping, "!!map", "", [scalar("s"), seq, commented("m", "", "# k", ""), map]);
+    const doc = new YNode(Kind.Document, "", "", [root]);
+    for (const compactSeq of [true, false]) {
+      const options = { compactSeq, indent: 2 };
+      const direct = emitDirect(doc, options);
+      expect(direct).toBeDefined();
+      expect(direct).toBe(emitDocumentEvents(doc, options));
     }
   });
 
@@ -257,21 +282,22 @@ describe("the direct writer against the event machine", () => {
       return n;
     };
     const comments = fc.tuple(comment, comment, comment);
+    const flowStyle = fc.constantFrom(0, 0, Style.Flow);
     const tree = fc.letrec<{ node: YNode }>((tie) => ({
       node: fc.oneof(
         { depthSize: "small", withCrossShrink: true },
         fc
           .tuple(text, style, fc.constantFrom("!!str", "!!int", "!!null"), comments)
           .map(([v, s, t, c]) => withComments(scalar(v, t, s), c)),
-        fc.tuple(fc.array(tie("node"), { maxLength: 4 }), comments, fc.boolean()).map(([items, c, flow]) => {
+        fc.tuple(fc.array(tie("node"), { maxLength: 4 }), comments, flowStyle).map(([items, c, flow]) => {
           const n = withComments(new YNode(Kind.Sequence, "!!seq", "", items), c);
-          if (flow && items.length === 0) n.style = Style.Flow;
+          n.style = flow;
           return n;
         }),
         fc
-          .tuple(fc.array(fc.tuple(text, comments, tie("node")), { maxLength: 4 }), comments)
-          .map(([pairs, c]) =>
-            withComments(
+          .tuple(fc.array(fc.tuple(text, comments, tie("node")), { maxLength: 4 }), comments, flowStyle)
+          .map(([pairs, c, flow]) => {
+            const n = withComments(
               new YNode(
                 Kind.Mapping,
                 "!!map",
@@ -279,8 +305,10 @@ describe("the direct writer against the event machine", () => {
                 pairs.flatMap(([k, kc, v]) => [withComments(scalar(k), kc), v]),
               ),
               c,
-            ),
-          ),
+            );
+            n.style = flow;
+            return n;
+          }),
       ),
     })).node;
     fc.assert(

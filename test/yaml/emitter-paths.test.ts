@@ -3,7 +3,8 @@
  * of ../shared (real packages, conformance, pkg-update) and random text:
  * - the event cursor (one reused event, no list) against yaml.v3 encoder's walk written out plainly
  *   as a list of events (`referenceEvents` below);
- * - the scalar analysis (simple-text check, inner-character classes) against the per-character loop;
+ * - the scalar analysis (simple-text check, inner-character classes; the block and single-quoted
+ *   bits by regex search) against the per-character loop;
  * - the double-quoted escaper (runs of plain ASCII copied at once) against one code point at a time;
  * - the literal scalar writer (the lines after the first at once when "\n" is the only break) against
  *   its line loop.
@@ -13,7 +14,14 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyzeScalar, analyzeScalarGeneral } from "../../src/yaml/emit/analyze.js";
+import {
+  A_BLOCK,
+  A_SINGLE,
+  analyzeBlock,
+  analyzeScalar,
+  analyzeScalarGeneral,
+  analyzeSingle,
+} from "../../src/yaml/emit/analyze.js";
 import { E, EventCursor } from "../../src/yaml/emit/events.js";
 import { Emitter } from "../../src/yaml/emit/output.js";
 import { escapeDoubleQuoted, writeLiteral, writeLiteralGeneral } from "../../src/yaml/emit/scalars.js";
@@ -249,7 +257,11 @@ const tricky = fc.string({
     "\u0085",
     "\u00a0",
     "\u2028",
+    "\u2029",
+    "\ud7ff",
+    "\ue000",
     "\ufeff",
+    "\uffff",
     "\u0007",
     "é",
     "😀",
@@ -273,11 +285,13 @@ describe("the writer's short ways", () => {
     const values = new Set<string>();
     for (const d of docs) scalarValues(d, values);
     expect(values.size).toBeGreaterThan(shared ? 5000 : 100);
-    expect([...values].filter((v) => analyzeScalar(v) !== analyzeScalarGeneral(v))).toEqual([]);
-    fc.assert(
-      fc.property(tricky, (v) => analyzeScalar(v) === analyzeScalarGeneral(v)),
-      { numRuns: 5000 },
-    );
+    // The whole analysis, and the one bit a block or single-quoted style reads.
+    const same = (v: string) =>
+      analyzeScalar(v) === analyzeScalarGeneral(v) &&
+      analyzeBlock(v) === (analyzeScalarGeneral(v) & A_BLOCK) &&
+      analyzeSingle(v) === (analyzeScalarGeneral(v) & A_SINGLE);
+    expect([...values].filter((v) => !same(v))).toEqual([]);
+    fc.assert(fc.property(tricky, same), { numRuns: 5000 });
   }, 60_000);
 
   it("escapes double-quoted text as one code point at a time does", () => {

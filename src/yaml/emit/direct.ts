@@ -4,17 +4,26 @@
  * the document states, the empty flow collections) run as one recursion over the node tree, with no
  * event objects, state dispatch or per-event copying. Every step is the state function's, in its
  * order, on the same `Emitter` fields and writing primitives, so the bytes are the full writer's.
- * What it does not handle (anchors, aliases, explicit tags, non-empty flow collections, complex
- * keys, nesting deeper than `MAX_DEPTH`) makes it give up: `emitDirect` returns undefined and the
+ * What it does not handle (anchors, aliases, explicit tags, flow collections holding collections,
+ * complex keys, nesting deeper than `MAX_DEPTH`) makes it give up: `emitDirect` returns undefined and the
  * caller writes the document through the event machine.
  */
 
 import { Kind, Style, YNode } from "../node.js";
-import { A_BLOCK, A_BLOCK_PLAIN, A_MULTILINE, A_SINGLE, analyzeScalar } from "./analyze.js";
+import {
+  A_BLOCK,
+  A_BLOCK_PLAIN,
+  A_FLOW_PLAIN,
+  A_MULTILINE,
+  A_SINGLE,
+  analyzeBlock,
+  analyzeScalar,
+  analyzeSingle,
+} from "./analyze.js";
 import { moveKeyLineComment, valueIndicator } from "./block.js";
 import { processFootComment, processHeadComment, processLineComment } from "./comments.js";
 import { askedStyle, eventTag, SS } from "./events.js";
-import { closeFlowMapping, closeFlowSequence, openFlow } from "./flow.js";
+import { closeFlowMapping, closeFlowSequence, hasPendingTrail, openFlow } from "./flow.js";
 import { processScalar, scalarKeyFits, utf8Length } from "./node.js";
 import {
   type EmitOptions,
@@ -74,14 +83,16 @@ function analyzeEnter(em: Emitter, n: YNode, tail: string, noFoot: boolean): num
     const v = n.value;
     em.value = v;
     const asked = askedStyle(n, tag === "\0");
-    // A block scalar outside a key reads only `block_allowed` of the analysis (and writes no plain).
-    const quick = !noFoot && (asked === SS.Literal || asked === SS.Folded) ? blockAllowed(v) : -1;
-    em.analysis = quick < 0 ? analyzeScalar(v) : quick;
+    // Outside a key the style asked decides which bits of the analysis its style selection reads:
+    // `block_allowed` for a block scalar, `single_quoted_allowed` for single quotes, none for double.
+    if (noFoot || asked === SS.Plain) em.analysis = analyzeScalar(v);
+    else if (asked === SS.Double) em.analysis = 0;
+    else if (asked === SS.Single) em.analysis = analyzeSingle(v);
+    else em.analysis = analyzeBlock(v);
     return asked;
   }
   if (kind !== Kind.Mapping && kind !== Kind.Sequence) throw GIVE_UP;
   if (eventTag(n).length > 0) throw GIVE_UP;
-  if ((n.style & Style.Flow) !== 0 && !isEmpty(n)) throw GIVE_UP;
   analyzeComments(em, n.headComment, "", "", kind === Kind.Mapping ? tail : "");
   return -1;
 }
@@ -141,29 +152,6 @@ function plainInBlock(v: string): number {
   return 1;
 }
 
-/**
- * yaml.v3's analysis of a text of printable ASCII, tabs and "\n" as far as a block scalar's style
- * reads it: `A_BLOCK` (no trailing space, no space before a break) and `A_MULTILINE`, or 0 when a
- * block scalar is not allowed; -1 for any other character (ask `analyzeScalar`).
- */
-function blockAllowed(v: string): number {
-  const n = v.length;
-  if (n === 0) return -1;
-  // The character loop's first stop decides: another character (-1) or a space at the end or
-  // before "\n" (0). Found with one search of the engine's instead of a loop per character: the
-  // first other character or space before "\n" (a space at the end is after any of them).
-  const stop = v.search(BLOCK_STOP);
-  if (stop >= 0) return v.charCodeAt(stop) === 32 ? 0 : -1;
-  if (v.charCodeAt(n - 1) === 32) return 0;
-  return A_BLOCK | (v.includes("\n") ? A_MULTILINE : 0);
-}
-
-/**
- * Where `blockAllowed`'s loop stops: a character it leaves to `analyzeScalar` (not printable
- * ASCII, a tab or "\n") or a space before "\n".
- */
-const BLOCK_STOP = /[^\t\n -~]| \n/;
-
 /** First characters that are block indicators always (1) or before a space or the end (2). */
 const FIRST_BLOCK_IND = (() => {
   const t = new Uint8Array(128);
@@ -188,17 +176,18 @@ function isEmpty(n: YNode): boolean {
   return n.kind === Kind.Mapping ? n.content.length < 2 : n.content.length === 0;
 }
 
-/** yaml.v3's `yaml_emitter_select_scalar_style` for an implicit, untagged scalar in block context. */
+/** yaml.v3's `yaml_emitter_select_scalar_style` for an implicit, untagged scalar. */
 function selectStyle(em: Emitter, asked: number): SS {
   let style = asked as SS;
   const a = em.analysis;
+  const flow = em.flowLevel > 0;
   if (em.simpleKeyContext && a & A_MULTILINE) style = SS.Double;
   if (style === SS.Plain) {
-    if (!(a & A_BLOCK_PLAIN)) style = SS.Single;
-    if (em.value.length === 0 && em.simpleKeyContext) style = SS.Single;
+    if (!(a & (flow ? A_FLOW_PLAIN : A_BLOCK_PLAIN))) style = SS.Single;
+    if (em.value.length === 0 && (flow || em.simpleKeyContext)) style = SS.Single;
   }
   if (style === SS.Single && !(a & A_SINGLE)) style = SS.Double;
-  if ((style === SS.Literal || style === SS.Folded) && (!(a & A_BLOCK) || em.simpleKeyContext))
+  if ((style === SS.Literal || style === SS.Folded) && (!(a & A_BLOCK) || flow || em.simpleKeyContext))
     style = SS.Double;
   return style;
 }
@@ -219,9 +208,9 @@ function emitNode(em: Emitter, n: YNode, asked: number, mapping: boolean, simple
     popState(em);
     return;
   }
-  const empty = isEmpty(n);
-  if (n.kind === Kind.Sequence) em.state = empty ? S.FlowSequenceFirstItem : S.BlockSequenceFirstItem;
-  else em.state = empty ? S.FlowMappingFirstKey : S.BlockMappingFirstKey;
+  const flow = isEmpty(n) || (n.style & Style.Flow) !== 0;
+  if (n.kind === Kind.Sequence) em.state = flow ? S.FlowSequenceFirstItem : S.BlockSequenceFirstItem;
+  else em.state = flow ? S.FlowMappingFirstKey : S.BlockMappingFirstKey;
 }
 
 /** The events after a collection's start (its children and end) through the states they reach. */
@@ -234,8 +223,74 @@ function writeBody(em: Emitter, n: YNode, noFoot: boolean, depth: number): void 
     else emptySequence(em);
     return;
   }
-  if (mapping) writeMapping(em, n, noFoot, depth);
+  if ((n.style & Style.Flow) !== 0) {
+    if (mapping) writeFlowMapping(em, n, noFoot);
+    else writeFlowSequence(em, n, noFoot);
+  } else if (mapping) writeMapping(em, n, noFoot, depth);
   else writeSequence(em, n, noFoot, depth);
+}
+
+/**
+ * A flow sequence of scalars (`yaml_emitter_emit_flow_sequence_item` on each item and the end):
+ * `[a, b]`, a `,` before an item unless a comment closed the previous one.
+ */
+function writeFlowSequence(em: Emitter, s: YNode, noFoot: boolean): void {
+  const c = s.content;
+  openFlow(em, "[");
+  let trail = false;
+  for (let i = 0; i < c.length; i++) {
+    const x = c[i];
+    if (x.kind !== Kind.Scalar) throw GIVE_UP;
+    const asked = analyzeEnter(em, x, "", false);
+    if (i > 0 && !trail) writeIndicator(em, ",", false, false, false);
+    processHeadComment(em);
+    if (em.column === 0) writeIndent(em);
+    trail = hasPendingTrail(em);
+    em.states.push(trail ? S.FlowSequenceTrailItem : S.FlowSequenceItem);
+    emitNode(em, x, asked, false, false);
+    if (hasPendingTrail(em)) writeIndicator(em, ",", false, false, false);
+    processLineComment(em, false);
+    processFootComment(em);
+  }
+  analyzeComments(em, "", s.lineComment, noFoot ? "" : s.footComment, "");
+  closeFlowSequence(em);
+}
+
+/**
+ * A flow mapping of scalar keys and values (`yaml_emitter_emit_flow_mapping_key` / `_value`, then
+ * the end): `{a: b, c: d}`.
+ */
+function writeFlowMapping(em: Emitter, m: YNode, noFoot: boolean): void {
+  const c = m.content;
+  openFlow(em, "{");
+  let trail = false;
+  let tail = "";
+  for (let i = 0; i + 1 < c.length; i += 2) {
+    const k = c[i];
+    const v = c[i + 1];
+    if (k.kind !== Kind.Scalar || v.kind !== Kind.Scalar) throw GIVE_UP;
+    const keyAsked = analyzeEnter(em, k, tail, true);
+    tail = k.footComment;
+    if (i > 0 && !trail) writeIndicator(em, ",", false, false, false);
+    processHeadComment(em);
+    if (em.column === 0) writeIndent(em);
+    const simple = scalarKeyFits(em);
+    if (!simple) writeIndicator(em, "?", true, false, false);
+    em.states.push(simple ? S.FlowMappingSimpleValue : S.FlowMappingValue);
+    emitNode(em, k, keyAsked, true, simple);
+    const asked = analyzeEnter(em, v, "", false);
+    writeIndicator(em, ":", !simple, false, false);
+    trail = hasPendingTrail(em);
+    em.states.push(trail ? S.FlowMappingTrailKey : S.FlowMappingKey);
+    emitNode(em, v, asked, true, false);
+    if (hasPendingTrail(em)) writeIndicator(em, ",", false, false, false);
+    processLineComment(em, false);
+    processFootComment(em);
+  }
+  analyzeComments(em, "", m.lineComment, noFoot ? "" : m.footComment, tail);
+  const pending = em.headComment.length + em.footComment.length + em.tailComment.length > 0;
+  if (pending && !trail) writeIndicator(em, ",", false, false, false);
+  closeFlowMapping(em);
 }
 
 /** yaml.v3's `yaml_emitter_emit_flow_mapping_key` (first) on MAPPING-END: `{}`. */

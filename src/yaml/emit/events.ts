@@ -69,16 +69,27 @@ export class Ev {
 export function eventTag(node: YNode): string {
   const tag = node.tag;
   if (tag === "" || (node.style & Style.Tagged) !== 0) return tag;
-  const stag = shortTag(tag);
+  // A tag starting with `!` is short already (the common case: no prefix to look for).
+  const stag = tag.charCodeAt(0) === 33 ? tag : shortTag(tag);
   if (node.kind === Kind.Scalar) {
     const quoted = Style.SingleQuoted | Style.DoubleQuoted | Style.Literal | Style.Folded;
     if (stag === STR && (node.style & quoted) !== 0) return "";
-    const rtag = resolvePlain(node.value);
+    const rtag = plainTagOf(node.value);
     if (rtag === stag) return "";
     return stag === STR ? "\0" : tag;
   }
   const rtag = node.kind === Kind.Mapping ? "!!map" : node.kind === Kind.Sequence ? "!!seq" : "";
   return rtag === stag ? "" : tag;
+}
+
+/**
+ * `resolvePlain`'s tag, with no look-up for a text starting with a letter that is not 4 or 5
+ * characters long: only true/false/null (in their spellings) of those resolve to other than !!str.
+ */
+function plainTagOf(value: string): string {
+  const lower = value.charCodeAt(0) | 32;
+  if (lower >= 97 && lower <= 122 && value.length !== 4 && value.length !== 5) return STR;
+  return resolvePlain(value);
 }
 
 /** One collection being walked: the next child, a mapping's pending tail, a key's foot withheld. */

@@ -16,7 +16,8 @@ import {
   writeIndicator,
 } from "./output.js";
 
-function hasPendingTrail(em: Emitter): boolean {
+/** Whether a line, foot or tail comment waits (an item's `,` then goes before it). */
+export function hasPendingTrail(em: Emitter): boolean {
   return em.lineComment.length + em.footComment.length + em.tailComment.length > 0;
 }
 

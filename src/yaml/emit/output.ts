@@ -130,7 +130,18 @@ export function writeBreakChar(em: Emitter, s: string, i: number): void {
 /** yaml.v3's `yaml_emitter_write_indent` (with kyaml's blank line after a foot comment). */
 export function writeIndent(em: Emitter): void {
   const indent = Math.max(em.indent, 0);
-  if (!em.indention || em.column > indent || (em.column === indent && !em.whitespace)) putBreak(em);
+  if (!em.indention || em.column > indent || (em.column === indent && !em.whitespace)) {
+    if (em.footIndent !== indent) {
+      // The break and the indentation as one piece.
+      em.out += breakAndSpaces(indent);
+      em.column = indent;
+      em.indention = true;
+      em.whitespace = true;
+      em.footIndent = -1;
+      return;
+    }
+    putBreak(em);
+  }
   if (em.footIndent === indent) putBreak(em);
   if (em.column < indent) {
     em.out += spaces(indent - em.column);

@@ -226,6 +226,7 @@ const ESCAPES: Record<number, string> = {
  * breaks, `"`, `\\` and what libyaml cannot print escaped (`\\n`, `\\x7F`, `\\U0001F600`).
  */
 export function escapeDoubleQuoted(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value;
   let out = "";
   const n = value.length;
   let run = 0;
@@ -245,6 +246,9 @@ export function escapeDoubleQuoted(value: string): string {
   }
   return run === 0 ? value : out + value.slice(run);
 }
+
+/** A character other than printable ASCII, or `"` or `\\`: where escaping may be needed. */
+const NEEDS_ESCAPE = /[^ !#-[\]-~]/;
 
 function escapeChar(cp: number): string {
   const known = ESCAPES[cp];
