@@ -11,14 +11,7 @@ import { Kind, Style, type YNode } from "../../yaml/node.js";
 import { parseStream } from "../../yaml/parser.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configMapData, isEmptyConfig } from "./function-config.js";
-import {
-  fileOfNode,
-  keyString,
-  nodeString,
-  rootOf,
-  setScalarTextNode,
-  walkNodeFields,
-} from "./node-fields.js";
+import { fileOfNode, keyString, nodeString, rootOf, setScalarTextNode } from "./node-fields.js";
 import { fileOf, goList, keyText, setScalarText, walkFields } from "./yaml-nodes.js";
 
 const IDENTIFIER = "kpt-set: ";
@@ -89,8 +82,24 @@ function matchSetters(
 /** The setter values and the changes made: the logic both forms of the walk share. */
 class SetterApplier {
   readonly changes: Change[] = [];
-  filePath = "";
+  /** The file of the item being walked, read when its first change is recorded (before any edit of it). */
+  private file: (() => string) | undefined;
+  private filePath = "";
   constructor(private readonly setters: Map<string, string>) {}
+
+  /** Starts an item: `file` gives its file path (read only if the item changes). */
+  startItem(file: () => string): void {
+    this.file = file;
+    this.filePath = "";
+  }
+
+  private record(fieldPath: string, value: string): void {
+    if (this.file) {
+      this.filePath = this.file();
+      this.file = undefined;
+    }
+    this.changes.push({ filePath: this.filePath, fieldPath, value });
+  }
 
   private shouldSet(pattern: string): boolean {
     for (const name of this.setters.keys()) if (pattern.includes(`\${${name}}`)) return true;
@@ -99,10 +108,11 @@ class SetterApplier {
 
   /**
    * The new text of a scalar with setter comment `pattern` whose current text is `current`, or
-   * undefined when no given setter is in the pattern. Records the change at `path`.
+   * undefined when no given setter is in the pattern. Records the change at `path()` (the field path,
+   * built only for a change).
    * @throws SetterError when setters of the pattern are neither given nor readable from `current`.
    */
-  scalarValue(pattern: string, current: () => string, path: string): string | undefined {
+  scalarValue(pattern: string, current: () => string, path: () => string): string | undefined {
     if (pattern === "" || !this.shouldSet(pattern)) return undefined;
     let value = pattern;
     for (const [name, v] of this.setters) value = value.split(`\${${name}}`).join(v);
@@ -114,23 +124,23 @@ class SetterApplier {
     const unresolved = refsIn(value);
     if (unresolved.length > 0)
       throw new SetterError(`values for setters ${goList(unresolved)} must be provided`);
-    this.changes.push({ filePath: this.filePath, fieldPath: path.replace(/^\./, ""), value });
+    this.record(path().replace(/^\./, ""), value);
     return value;
   }
 
   /**
-   * The setter's value for an array setter `pattern` at `path` (the field `key`), "" for an empty
-   * list, or undefined when no given setter is in the pattern. Records the change.
+   * The setter's value for an array setter `pattern` in the mapping at `path()` (the field `key()`),
+   * "" for an empty list, or undefined when no given setter is in the pattern. Records the change.
    * @throws SetterError when the pattern is not a single `${setter}`.
    */
-  arrayValue(pattern: string, path: string, key: string): string | undefined {
+  arrayValue(pattern: string, path: () => string, key: () => string): string | undefined {
     if (pattern === "" || !this.shouldSet(pattern)) return undefined;
     const refs = refsIn(pattern);
     if (!(refs.length === 1 && pattern.startsWith("${") && pattern.endsWith("}"))) {
       throw new SetterError(`invalid setter pattern for array node: ${JSON.stringify(pattern)}`);
     }
     const sv = this.setters.get(pattern.slice(2, -1).trim()) ?? "";
-    this.changes.push({ filePath: this.filePath, fieldPath: `${path}.${key}`.replace(/^\./, ""), value: sv });
+    this.record(`${path()}.${key()}`.replace(/^\./, ""), sv);
     return sv;
   }
 
@@ -156,7 +166,7 @@ class DocumentSetters {
 
   scalar(node: Scalar, path: string): void {
     const current = () => (node.value === null || node.value === undefined ? "" : String(node.value));
-    const value = this.applier.scalarValue(setterPattern(node.comment), current, path);
+    const value = this.applier.scalarValue(setterPattern(node.comment), current, () => path);
     if (value !== undefined) setScalarText(node, value);
   }
 
@@ -169,7 +179,11 @@ class DocumentSetters {
     const onKey = keyNode?.comment ? "key" : "before";
     const raw = seq.flow ? seq.comment : onKey === "key" ? keyNode?.comment : seq.commentBefore;
     const pattern = setterPattern(raw);
-    const sv = this.applier.arrayValue(pattern, path, key);
+    const sv = this.applier.arrayValue(
+      pattern,
+      () => path,
+      () => key,
+    );
     if (sv === undefined) return;
     const comment = ` ${IDENTIFIER}${pattern}`;
     if (sv === "") {
@@ -224,20 +238,33 @@ function joinComments(a: string, b: string): string {
 class NodeSetters {
   constructor(private readonly applier: SetterApplier) {}
 
-  scalar(node: YNode, path: string, key: YNode | undefined): void {
+  /**
+   * The steps from the walk's root to the node being walked: a mapping's key node or a sequence
+   * index per level. Field paths are built from them only for a change.
+   */
+  private readonly steps: (YNode | number)[] = [];
+
+  /** The field path of the node being walked (`.spec.containers[0].image`), as the catalog reports it. */
+  private path(): string {
+    let out = "";
+    for (const step of this.steps) out += typeof step === "number" ? `[${step}]` : `.${keyString(step)}`;
+    return out;
+  }
+
+  scalar(node: YNode, key: YNode | undefined): void {
     // A `key: value # comment` comment may be held by the key (the Document form moves it to the value).
     const comment = node.lineComment !== "" ? node.lineComment : (key?.lineComment ?? "");
     if (comment === "") return;
     const value = this.applier.scalarValue(
       setterPattern(commentText(comment)),
       () => nodeString(node) ?? "",
-      path,
+      () => this.path(),
     );
     if (value !== undefined) setScalarTextNode(node, value);
   }
 
-  /** An array setter: the value at `map.content[i]` is a sequence. */
-  sequence(map: YNode, i: number, path: string): void {
+  /** An array setter: the value at `map.content[i]` is a sequence (`map` the node being walked). */
+  sequence(map: YNode, i: number): void {
     const key = map.content[i - 1];
     const seq = map.content[i];
     const items = seq.content;
@@ -255,7 +282,11 @@ class NodeSetters {
         : (items[0]?.headComment ?? "");
     if (raw === "") return;
     const pattern = setterPattern(commentText(raw));
-    const sv = this.applier.arrayValue(pattern, path, keyString(key));
+    const sv = this.applier.arrayValue(
+      pattern,
+      () => this.path(),
+      () => keyString(key),
+    );
     if (sv === undefined) return;
     const comment = `# ${IDENTIFIER}${pattern}`;
     // What the Document form keeps of the old list: the head comment above its first item when the
@@ -299,14 +330,33 @@ class NodeSetters {
     } else last.footComment = joinComments(last.footComment, trailing);
   }
 
-  walk(node: YNode, path: string): void {
-    walkNodeFields(node, path, {
-      map: (map, at) => {
-        const c = map.content;
-        for (let i = 1; i < c.length; i += 2) if (c[i].kind === Kind.Sequence) this.sequence(map, i, at);
-      },
-      scalar: (scalar, at, key) => this.scalar(scalar, at, key),
-    });
+  /**
+   * Walks every node below `node` depth-first, as yaml-nodes' `walkFields` walks a Document: a
+   * mapping's array setters before its values, a scalar with its key when it is a mapping value.
+   * Only commented nodes do more than a kind test.
+   */
+  walk(node: YNode, key?: YNode): void {
+    if (node.kind === Kind.Mapping) {
+      let c = node.content;
+      for (let i = 1; i < c.length; i += 2) if (c[i].kind === Kind.Sequence) this.sequence(node, i);
+      c = node.content;
+      const steps = this.steps;
+      for (let i = 0; i + 1 < c.length; i += 2) {
+        steps.push(c[i]);
+        this.walk(c[i + 1], c[i]);
+        steps.pop();
+      }
+    } else if (node.kind === Kind.Sequence) {
+      const c = node.content;
+      const steps = this.steps;
+      for (let i = 0; i < c.length; i++) {
+        steps.push(i);
+        this.walk(c[i]);
+        steps.pop();
+      }
+    } else if (node.kind === Kind.Scalar && (node.lineComment !== "" || key?.lineComment)) {
+      this.scalar(node, key);
+    }
   }
 }
 
@@ -345,16 +395,16 @@ export const applySetters: BuiltinFunction = {
   catalogVersion: "v0.2.1",
   run(input) {
     const out = applyOn(input.items, input.functionConfig, (applier, doc) => {
-      applier.filePath = fileOf(doc)?.path ?? "";
+      applier.startItem(() => fileOf(doc)?.path ?? "");
       new DocumentSetters(applier).walk(doc.contents, "");
     });
     return { items: input.items, ...out };
   },
   runNodes(input) {
     const out = applyOn(input.items, input.functionConfig, (applier, doc) => {
-      applier.filePath = fileOfNode(doc)?.path ?? "";
+      applier.startItem(() => fileOfNode(doc)?.path ?? "");
       const root = rootOf(doc);
-      if (root) new NodeSetters(applier).walk(root, "");
+      if (root) new NodeSetters(applier).walk(root);
     });
     return { items: input.items, ...out };
   },

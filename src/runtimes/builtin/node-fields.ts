@@ -280,29 +280,3 @@ export function isLocalConfigNode(holder: YNode): boolean {
 export function fileOfNode(holder: YNode): { path: string; index?: number } | undefined {
   return fileFrom((key) => annotationNode(holder, key));
 }
-
-/** Callbacks of {@link walkNodeFields}. */
-export interface NodeFieldVisitor {
-  /** Called for every mapping, before its values are walked. */
-  map?(map: YNode, path: string): void;
-  scalar(scalar: YNode, path: string, key: YNode | undefined): void;
-}
-
-/**
- * Walks every node below `node` depth-first with its field path as the catalog functions report it
- * (`.spec.containers[0].image`, from `path`), as yaml-nodes' `walkFields`: a mapping is visited
- * before its values; a scalar comes with its key when it is a mapping value.
- */
-export function walkNodeFields(node: YNode, path: string, visitor: NodeFieldVisitor, key?: YNode): void {
-  if (node.kind === Kind.Mapping) {
-    visitor.map?.(node, path);
-    const c = node.content;
-    for (let i = 0; i + 1 < c.length; i += 2)
-      walkNodeFields(c[i + 1], `${path}.${keyString(c[i])}`, visitor, c[i]);
-  } else if (node.kind === Kind.Sequence) {
-    const c = node.content;
-    for (let i = 0; i < c.length; i++) walkNodeFields(c[i], `${path}[${i}]`, visitor);
-  } else if (node.kind === Kind.Scalar) {
-    visitor.scalar(node, path, key);
-  }
-}
