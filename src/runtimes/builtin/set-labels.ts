@@ -11,19 +11,31 @@ import { documentFields, type Fields, isLocalConfigNode, nodeFields } from "./no
 import { isPlaceholderConfig, readSdkMapConfig } from "./sdk-config.js";
 import { isLocalConfig } from "./yaml-nodes.js";
 
+/** A resource's apiVersion split as the SDK's `IsGVK` reads it, and its kind. */
+interface Gvk {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+function gvkOf<H>(f: Fields<H>, doc: H): Gvk {
+  const apiVersion = f.string(doc, ["apiVersion"]) ?? "";
+  const slash = apiVersion.indexOf("/");
+  return {
+    group: slash < 0 ? "" : apiVersion.slice(0, slash),
+    version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
+    kind: f.string(doc, ["kind"]) ?? "",
+  };
+}
+
 /**
  * SDK `IsGVK(group, version, kind)`: an empty value on either side matches anything, so a document
  * without apiVersion/kind (e.g. a kustomization.yaml) is treated as every kind, as the catalog does.
  */
-function isGvk<H>(f: Fields<H>, doc: H, group: string, version: string, kind: string): boolean {
-  const apiVersion = f.string(doc, ["apiVersion"]) ?? "";
-  const slash = apiVersion.indexOf("/");
-  const g = slash < 0 ? "" : apiVersion.slice(0, slash);
-  const v = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-  const k = f.string(doc, ["kind"]) ?? "";
-  if (k !== "" && kind !== "" && k !== kind) return false;
-  if (g !== "" && group !== "" && g !== group) return false;
-  if (v !== "" && version !== "" && v !== version) return false;
+function isGvk(o: Gvk, group: string, version: string, kind: string): boolean {
+  if (o.kind !== "" && kind !== "" && o.kind !== kind) return false;
+  if (o.group !== "" && group !== "" && o.group !== group) return false;
+  if (o.version !== "" && version !== "" && o.version !== version) return false;
   return true;
 }
 
@@ -42,14 +54,18 @@ class LabelSetter<H> {
   update(holder: H | undefined, path: string[], create: boolean): void {
     if (holder === undefined) return;
     const f = this.f;
+    // The labels' map, looked up once (and taken from ensureMap once that creates it).
+    let labels = f.map(holder, path);
     for (const key of this.keys) {
       const value = this.labels.get(key) ?? "";
-      const at = [...path, key];
-      const existing = f.string(holder, at);
-      const exists = f.exists(holder, at);
+      const existing = labels === undefined ? undefined : f.string(labels, [key]);
+      const exists = labels !== undefined && (existing !== undefined || f.exists(labels, [key]));
       if ((exists && existing !== value) || (!exists && create)) {
         const map = f.ensureMap(holder, path);
-        if (map !== undefined) f.setMapString(map, key, value);
+        if (map !== undefined) {
+          f.setMapString(map, key, value);
+          labels = map;
+        }
       }
       this.count += 1;
     }
@@ -79,29 +95,30 @@ class LabelSetter<H> {
     }
   }
 
-  resource(o: H): void {
+  resource(doc: H): void {
     const f = this.f;
-    this.update(o, ["metadata", "labels"], true);
-    if (isGvk(f, o, "", "v1", "Service") || isGvk(f, o, "", "v1", "ReplicationController")) {
-      this.update(o, ["spec", "selector"], true);
+    const o = gvkOf(f, doc);
+    this.update(doc, ["metadata", "labels"], true);
+    if (isGvk(o, "", "v1", "Service") || isGvk(o, "", "v1", "ReplicationController")) {
+      this.update(doc, ["spec", "selector"], true);
     }
-    const workload = ["Deployment", "ReplicaSet", "DaemonSet"].some((k) => isGvk(f, o, "", "", k));
-    if (workload || isGvk(f, o, "apps", "", "StatefulSet")) {
-      this.update(o, ["spec", "selector", "matchLabels"], true);
-    } else if (isGvk(f, o, "batch", "", "Job") || isGvk(f, o, "policy", "", "PodDisruptionBudget")) {
-      this.update(o, ["spec", "selector", "matchLabels"], false);
+    const workload = ["Deployment", "ReplicaSet", "DaemonSet"].some((k) => isGvk(o, "", "", k));
+    if (workload || isGvk(o, "apps", "", "StatefulSet")) {
+      this.update(doc, ["spec", "selector", "matchLabels"], true);
+    } else if (isGvk(o, "batch", "", "Job") || isGvk(o, "policy", "", "PodDisruptionBudget")) {
+      this.update(doc, ["spec", "selector", "matchLabels"], false);
     }
-    const isNetpol = isGvk(f, o, "networking.k8s.io", "", "NetworkPolicy");
-    if (isNetpol) this.update(o, ["spec", "podSelector", "matchLabels"], false);
-    const spec = f.map(o, ["spec"]);
+    const isNetpol = isGvk(o, "networking.k8s.io", "", "NetworkPolicy");
+    if (isNetpol) this.update(doc, ["spec", "podSelector", "matchLabels"], false);
+    const spec = f.map(doc, ["spec"]);
     if (spec === undefined) return;
     const hasPod =
-      isGvk(f, o, "", "v1", "ReplicationController") ||
+      isGvk(o, "", "v1", "ReplicationController") ||
       workload ||
-      isGvk(f, o, "apps", "", "StatefulSet") ||
-      isGvk(f, o, "batch", "", "Job");
+      isGvk(o, "apps", "", "StatefulSet") ||
+      isGvk(o, "batch", "", "Job");
     if (hasPod) this.pod(f.map(spec, ["template"]));
-    if (isGvk(f, o, "batch", "", "CronJob")) {
+    if (isGvk(o, "batch", "", "CronJob")) {
       const job = f.map(spec, ["jobTemplate"]);
       if (job !== undefined) {
         this.update(job, ["metadata", "labels"], true);
@@ -110,7 +127,7 @@ class LabelSetter<H> {
         this.pod(jobSpec === undefined ? undefined : f.map(jobSpec, ["template"]));
       }
     }
-    if (isGvk(f, o, "apps", "", "StatefulSet")) {
+    if (isGvk(o, "apps", "", "StatefulSet")) {
       for (const volume of f.mapItems(spec, ["volumeClaimTemplates"])) {
         this.update(volume, ["metadata", "labels"], true);
         this.update(volume, ["selector", "matchLabels"], false);

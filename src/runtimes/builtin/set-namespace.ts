@@ -54,24 +54,6 @@ function readConfig(fc: KrmResource | undefined): Config | string {
   return `unknown functionConfig Kind=${t.kind} ApiVersion=${t.apiVersion}, expect \`ConfigMap.v1\` or \`SetNamespace.v1alpha1.fn.kpt.dev\``;
 }
 
-/** SDK `IsNamespaceScoped` over either form: known namespaced kinds, or an unknown kind with a namespace. */
-function namespaceScoped<H>(f: Fields<H>, doc: H): boolean {
-  const known = kindScope(f.string(doc, ["apiVersion"]), f.string(doc, ["kind"]));
-  return known ?? (f.string(doc, ["metadata", "namespace"]) ?? "") !== "";
-}
-
-/** SDK `IsClusterScoped`: only kinds known to be cluster-scoped. */
-function clusterScoped<H>(f: Fields<H>, doc: H): boolean {
-  return kindScope(f.string(doc, ["apiVersion"]), f.string(doc, ["kind"])) === false;
-}
-
-/** SDK `GetId().Namespace`: the namespace, `default` for namespaced kinds, `~C` otherwise. */
-function idNamespace<H>(f: Fields<H>, doc: H): string {
-  const ns = f.string(doc, ["metadata", "namespace"]) ?? "";
-  if (ns !== "") return ns;
-  return namespaceScoped(f, doc) ? DEFAULT_NAMESPACE : UNKNOWN_NAMESPACE;
-}
-
 /** The upstream origin (`internal.kpt.dev/upstream-identifier: group|Kind|namespace|name`), if any. */
 function upstreamOrigin<H>(f: Fields<H>, doc: H): { namespace: string; name: string } | undefined {
   const id = f.annotation(doc, UPSTREAM_ID);
@@ -81,12 +63,49 @@ function upstreamOrigin<H>(f: Fields<H>, doc: H): { namespace: string; name: str
   return { namespace: parts[2], name: parts[3] };
 }
 
-function originNamespace<H>(f: Fields<H>, doc: H): string {
-  return upstreamOrigin(f, doc)?.namespace ?? idNamespace(f, doc);
-}
-
 function originName<H>(f: Fields<H>, doc: H): string {
   return upstreamOrigin(f, doc)?.name ?? f.string(doc, ["metadata", "name"]) ?? "";
+}
+
+/**
+ * What the transform reads of a resource before it edits any: kind scope (kyaml's OpenAPI), id
+ * namespace and upstream origin. set-namespace edits none of the fields these come from (apiVersion,
+ * kind, annotations; a resource's own namespace only after its last read), so they are read once.
+ */
+interface Facts<H> {
+  doc: H;
+  /** {@link kindScope} of the resource. */
+  scope: boolean | undefined;
+  apiVersion: string | undefined;
+  kind: string;
+  namespace: string;
+  name: string;
+  upstream: { namespace: string; name: string } | undefined;
+}
+
+function factsOf<H>(f: Fields<H>, doc: H): Facts<H> {
+  const apiVersion = f.string(doc, ["apiVersion"]);
+  const kind = f.string(doc, ["kind"]);
+  return {
+    doc,
+    scope: kindScope(apiVersion, kind),
+    apiVersion,
+    kind: kind ?? "",
+    namespace: f.string(doc, ["metadata", "namespace"]) ?? "",
+    name: f.string(doc, ["metadata", "name"]) ?? "",
+    upstream: upstreamOrigin(f, doc),
+  };
+}
+
+/** SDK `IsNamespaceScoped` of a resource whose namespace is `namespace`. */
+function isNamespaced(o: Facts<unknown>, namespace: string): boolean {
+  return o.scope ?? namespace !== "";
+}
+
+/** SDK `GetId().Namespace` of a resource whose namespace is `namespace`. */
+function idNamespaceOf(o: Facts<unknown>, namespace: string): string {
+  if (namespace !== "") return namespace;
+  return isNamespaced(o, namespace) ? DEFAULT_NAMESPACE : UNKNOWN_NAMESPACE;
 }
 
 class Replacer {
@@ -141,24 +160,19 @@ function visitClusterScoped<H>(f: Fields<H>, doc: H, r: Replacer): void {
 }
 
 /** The depends-on targets as they were before the change (`<group>/namespaces/<ns>/<kind>/<name>`) and the upstream namespaces. */
-function scanObjects<H>(
-  f: Fields<H>,
-  objects: readonly H[],
-): {
+function scanObjects(objects: readonly Facts<unknown>[]): {
   dependsOnTargets: Set<string>;
   origins: Set<string>;
 } {
   const dependsOnTargets = new Set<string>();
   const origins = new Set<string>();
-  for (const doc of objects) {
-    const ns = idNamespace(f, doc);
+  for (const o of objects) {
+    const ns = idNamespaceOf(o, o.namespace);
     if (ns !== UNKNOWN_NAMESPACE) {
-      const group = groupOf(f.string(doc, ["apiVersion"]));
-      const kind = f.string(doc, ["kind"]) ?? "";
-      dependsOnTargets.add(`${group}/namespaces/${ns}/${kind}/${f.string(doc, ["metadata", "name"]) ?? ""}`);
+      dependsOnTargets.add(`${groupOf(o.apiVersion)}/namespaces/${ns}/${o.kind}/${o.name}`);
     }
-    const up = upstreamOrigin(f, doc);
-    if (up && !clusterScoped(f, doc) && up.namespace !== UNKNOWN_NAMESPACE) origins.add(up.namespace);
+    const up = o.upstream;
+    if (up && o.scope !== false && up.namespace !== UNKNOWN_NAMESPACE) origins.add(up.namespace);
   }
   return { dependsOnTargets, origins };
 }
@@ -198,7 +212,8 @@ function transform<H>(f: Fields<H>, items: readonly H[], config: Config): Functi
     const v = f.annotation(doc, "config.kubernetes.io/local-config");
     return v === undefined || v === "" || v === "false";
   });
-  const { dependsOnTargets, origins } = scanObjects(f, objects);
+  const facts = objects.map((doc) => factsOf(f, doc));
+  const { dependsOnTargets, origins } = scanObjects(facts);
   if (config.matcher === "" && origins.size > 1) {
     return [
       {
@@ -208,10 +223,13 @@ function transform<H>(f: Fields<H>, items: readonly H[], config: Config): Functi
     ];
   }
   const r = new Replacer(config.namespace, config.matcher);
-  for (const doc of objects) if (clusterScoped(f, doc)) visitClusterScoped(f, doc, r);
-  for (const doc of objects) {
-    if (!namespaceScoped(f, doc)) continue;
-    const next = r.visit(originNamespace(f, doc), f.string(doc, ["metadata", "namespace"]) ?? "");
+  for (const o of facts) if (o.scope === false) visitClusterScoped(f, o.doc, r);
+  for (const o of facts) {
+    // The namespace read again: only this resource's own edit below changes it.
+    const doc = o.doc;
+    const ns = f.string(doc, ["metadata", "namespace"]) ?? "";
+    if (!isNamespaced(o, ns)) continue;
+    const next = r.visit(o.upstream?.namespace ?? idNamespaceOf(o, ns), ns);
     if (next !== undefined) f.setString(doc, ["metadata", "namespace"], next);
   }
   const namespaces: FunctionResult = {
