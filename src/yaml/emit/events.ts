@@ -83,12 +83,16 @@ export function eventTag(node: YNode): string {
 }
 
 /**
- * `resolvePlain`'s tag, with no look-up for a text starting with a letter that is not 4 or 5
- * characters long: only true/false/null (in their spellings) of those resolve to other than !!str.
+ * `resolvePlain`'s tag, with no look-up for a text starting with a letter unless it is 4 or 5
+ * characters long and starts with t, f or n: of letter-first texts only true/false/null (in their
+ * spellings) resolve to other than !!str.
  */
 function plainTagOf(value: string): string {
   const lower = value.charCodeAt(0) | 32;
-  if (lower >= 97 && lower <= 122 && value.length !== 4 && value.length !== 5) return STR;
+  if (lower >= 97 && lower <= 122) {
+    const n = value.length;
+    if ((n !== 4 && n !== 5) || (lower !== 116 && lower !== 102 && lower !== 110)) return STR;
+  }
   return resolvePlain(value);
 }
 
