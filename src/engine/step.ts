@@ -263,35 +263,19 @@ function packageOfOwnPath(pkg: string): string | undefined {
 }
 
 /**
- * The input index and package of an output document by its id: the `config.k8s.io/id` (and package
- * path) annotation, or for an item whose id was kept off the tree (see {@link inputItems}) its place
- * among the items given, as long as it still has the annotations map it had.
+ * The place among the items given of an output document whose id was kept off the tree (see
+ * {@link inputItems}), or -1 when its id is on the tree (or it is no item given).
  */
-function outputSource(
+function offTreeIndex(
   doc: YNode,
   position: number,
-  selected: Entry[],
-  packagePaths: boolean,
   input: { passed: YNode[] | undefined; offTree: Array<YNode | undefined> | undefined },
   byNode: () => Map<YNode, number>,
-): { sourceIndex: number | undefined; named: string | undefined; onTree: boolean; ann?: YNode } {
+): number {
   const { passed, offTree } = input;
-  if (passed && offTree) {
-    const at = passed[position] === doc ? position : byNode().get(doc);
-    const ann = at === undefined ? undefined : offTree[at];
-    if (ann !== undefined) {
-      const now = annotationsNode(doc);
-      if (now !== ann) return { sourceIndex: undefined, named: undefined, onTree: false, ann: now };
-      const pkg = selected[at!].pkg;
-      return { sourceIndex: at, named: packagePaths ? packageOfOwnPath(pkg) : undefined, onTree: false, ann };
-    }
-  }
-  const id = getNodeAnnotation(doc, RESOURCE_ID);
-  return {
-    sourceIndex: id === undefined ? undefined : Number.parseInt(id, 10),
-    named: packagePaths ? packageOfValue(getNodeAnnotation(doc, PACKAGE_PATH)) : undefined,
-    onTree: true,
-  };
+  if (!passed || !offTree) return -1;
+  const at = passed[position] === doc ? position : byNode().get(doc);
+  return at !== undefined && offTree[at] !== undefined ? at : -1;
 }
 
 /** Records the runtime's outcome in the step status (kpt's fields); returns the function's results. */
@@ -329,17 +313,24 @@ function mapOutputs(
   let positions: Map<YNode, number> | undefined;
   const byNode = () => (positions ??= new Map(input.passed?.map((n, i) => [n, i])));
   return items.map((doc, position) => {
-    const { sourceIndex, named, onTree, ann } = outputSource(
-      doc,
-      position,
-      selected,
-      packagePaths,
-      input,
-      byNode,
-    );
+    let sourceIndex: number | undefined;
+    let named: string | undefined;
+    const at = offTreeIndex(doc, position, input, byNode);
+    if (at >= 0) {
+      // Its id holds while it has the annotations map it was given; a map left empty goes.
+      const ann = annotationsNode(doc);
+      if (ann === input.offTree![at]) {
+        sourceIndex = at;
+        named = packagePaths ? packageOfOwnPath(selected[at].pkg) : undefined;
+      }
+      if (ann && ann.content.length === 0) stripNodePipelineAnnotations(doc, true);
+    } else {
+      const id = getNodeAnnotation(doc, RESOURCE_ID);
+      sourceIndex = id === undefined ? undefined : Number.parseInt(id, 10);
+      named = packagePaths ? packageOfValue(getNodeAnnotation(doc, PACKAGE_PATH)) : undefined;
+      dropEngineIds(doc, packagePaths);
+    }
     const source = sourceIndex === undefined ? undefined : selected[sourceIndex];
-    if (onTree) dropEngineIds(doc, packagePaths);
-    else if (ann && ann.content.length === 0) stripNodePipelineAnnotations(doc, true);
     if (!source) {
       // kyaml's FunctionFilter names a generated resource's file right away (`DefaultPathAnnotation`):
       // `[<namespace>/]<kind>_<name>.yaml` as the resource is now, whatever later steps change.

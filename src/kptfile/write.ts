@@ -20,16 +20,13 @@ function sortedMap(map: Record<string, string> | undefined, keepEmpty = false): 
 /** Builds an object with keys in the given order, dropping Go `omitempty` zero values. */
 function ordered(entries: Array<[string, unknown]>): Ordered {
   const out: Ordered = {};
-  for (const [key, value] of entries) {
-    if (value === undefined || value === null || value === "") continue;
-    if (Array.isArray(value) && value.length === 0) continue;
-    out[key] = value;
-  }
+  for (const [key, value] of entries) put(out, key, value);
   return out;
 }
 
 function isEmpty(value: Ordered): boolean {
-  return Object.keys(value).length === 0;
+  for (const _ in value) return false;
+  return true;
 }
 
 function selector(s: Selector): Ordered {
@@ -61,35 +58,40 @@ function fn(f: KptFunction): Ordered {
   ]);
 }
 
+/** Sets `key` unless `value` is a Go `omitempty` zero value (as {@link ordered} leaves it out). */
+function put(out: Ordered, key: string, value: unknown): void {
+  if (value === undefined || value === null || value === "") return;
+  if (Array.isArray(value) && value.length === 0) return;
+  out[key] = value;
+}
+
+/** One result in kpt's `Result` field order (built field by field: a status can hold many). */
 function result(r: FunctionResult): Ordered {
-  const ref = r.resourceRef
-    ? ordered([
-        ["apiVersion", r.resourceRef.apiVersion],
-        ["kind", r.resourceRef.kind],
-        ["name", r.resourceRef.name],
-        ["namespace", r.resourceRef.namespace],
-      ])
-    : undefined;
-  const field = r.field
-    ? ordered([
-        ["path", r.field.path],
-        ["currentValue", goText(r.field.currentValue)],
-        ["proposedValue", goText(r.field.proposedValue)],
-      ])
-    : undefined;
-  const file = r.file
-    ? ordered([
-        ["path", r.file.path],
-        ["index", r.file.index ? r.file.index : undefined],
-      ])
-    : undefined;
-  return ordered([
-    ["message", r.message],
-    ["severity", r.severity],
-    ["resourceRef", ref && !isEmpty(ref) ? ref : undefined],
-    ["field", field && !isEmpty(field) ? field : undefined],
-    ["file", file && !isEmpty(file) ? file : undefined],
-  ]);
+  const out: Ordered = {};
+  put(out, "message", r.message);
+  put(out, "severity", r.severity);
+  if (r.resourceRef) {
+    const ref: Ordered = {};
+    put(ref, "apiVersion", r.resourceRef.apiVersion);
+    put(ref, "kind", r.resourceRef.kind);
+    put(ref, "name", r.resourceRef.name);
+    put(ref, "namespace", r.resourceRef.namespace);
+    if (!isEmpty(ref)) out.resourceRef = ref;
+  }
+  if (r.field) {
+    const field: Ordered = {};
+    put(field, "path", r.field.path);
+    put(field, "currentValue", goText(r.field.currentValue));
+    put(field, "proposedValue", goText(r.field.proposedValue));
+    if (!isEmpty(field)) out.field = field;
+  }
+  if (r.file) {
+    const file: Ordered = {};
+    put(file, "path", r.file.path);
+    put(file, "index", r.file.index ? r.file.index : undefined);
+    if (!isEmpty(file)) out.file = file;
+  }
+  return out;
 }
 
 function goText(value: unknown): string | undefined {
