@@ -10,8 +10,8 @@ import { mapping, sequence } from "./collections.js";
 import { BAIL, Cursor, LF } from "./cursor.js";
 import { blankAt, isKeyLine } from "./scalars.js";
 
-/** Chars the fast reader leaves to the full parser wherever they are. */
-const REFUSED = ["\r", "\0", "\uFEFF", "\x85", "\u2028", "\u2029", "\n---", "\n..."];
+/** What the fast reader leaves to the full parser wherever it is (one search of the text). */
+const REFUSED = /[\r\0\uFEFF\x85\u2028\u2029]|\n(?:---|\.\.\.)/;
 
 /**
  * The one document of `text` (a kyaml document chunk: no `---` line after its start) as
@@ -19,7 +19,7 @@ const REFUSED = ["\r", "\0", "\uFEFF", "\x85", "\u2028", "\u2029", "\n---", "\n.
  * @throws nothing of its own: text it cannot read is left to the full parser.
  */
 export function fastReadDocument(text: string, firstLine = 0): YNode[] | undefined {
-  for (const r of REFUSED) if (text.includes(r)) return undefined;
+  if (REFUSED.test(text)) return undefined;
   if (text.startsWith("...") || text.startsWith("%")) return undefined;
   try {
     const c = new Cursor(text, firstLine);

@@ -10,6 +10,10 @@ const SQUOTE = 39;
 const DQUOTE = 34;
 const BACKSLASH = 92;
 
+/** A quoted scalar's text up to a quote, a line break (or, double-quoted, a backslash). */
+const SINGLE_RUN = /[^'\n]*/y;
+const DOUBLE_RUN = /[^"\\\n]*/y;
+
 /**
  * A single- or double-quoted scalar at `pos` (yaml.v3's `scan_flow_scalar`: escapes, line breaks
  * folded to a space or kept as the blank lines between); `pos` moves past the closing quote.
@@ -20,6 +24,16 @@ export function quoted(c: Cursor): YNode {
   const single = b[c.pos] === SQUOTE;
   const n = c.node(Kind.Scalar, STR, "", c.pos, c.line, c.lineStart);
   n.style = single ? Style.SingleQuoted : Style.DoubleQuoted;
+  // The common case, text on one line without escapes up to the closing quote: one native search.
+  const text = single ? SINGLE_RUN : DOUBLE_RUN;
+  text.lastIndex = c.pos + 1;
+  text.test(s);
+  const close = text.lastIndex;
+  if (b[close] === (single ? SQUOTE : DQUOTE) && !(single && b[close + 1] === SQUOTE)) {
+    n.value = s.slice(c.pos + 1, close);
+    c.pos = close + 1;
+    return n;
+  }
   let p = c.pos + 1;
   let run = p;
   let value = "";

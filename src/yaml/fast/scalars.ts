@@ -62,23 +62,25 @@ export function plainStart(b: Codes, p: number): boolean {
   }
 }
 
+/** Plain text on one line: up to a line break, a `:` before a blank or the end, or ` #`. */
+const PLAIN_LINE = /(?:[^\n: ]|:(?=[^ \n])| (?!#))*/y;
+
+/** Where the plain text on one line from `p` stops: a line break or the end, `:` before a blank, ` #`. */
+function plainRun(s: string, p: number): number {
+  PLAIN_LINE.lastIndex = p;
+  PLAIN_LINE.test(s);
+  return PLAIN_LINE.lastIndex;
+}
+
 /**
  * The end (exclusive, trailing spaces cut) of plain text on one line from `p`, stopping at the
  * line's end or at ` #`; bails on `: ` (a mapping value yaml.v3 would refuse or read as a key).
+ * One native search: cold, the engine's regex runs far faster than a loop per char.
  */
-function plainLineEnd(b: Codes, p: number): number {
-  const len = b.length;
-  let end = p;
-  for (; p < len; p++) {
-    const ch = b[p];
-    if (ch === LF) break;
-    if (ch === SP) {
-      if (b[p + 1] === HASH) break;
-      continue;
-    }
-    if (ch === COLON && blankAt(b, p + 1)) throw BAIL;
-    end = p + 1;
-  }
+function plainLineEnd(s: string, b: Codes, p: number): number {
+  let end = plainRun(s, p);
+  if (b[end] === COLON) throw BAIL;
+  while (end > p && b[end - 1] === SP) end--;
   return end;
 }
 
@@ -91,7 +93,7 @@ export function plainValue(c: Cursor, indent: number): YNode {
   const b = c.code;
   const start = c.pos;
   const n = c.node(Kind.Scalar, "", "", start, c.line, c.lineStart);
-  let end = plainLineEnd(b, start);
+  let end = plainLineEnd(s, b, start);
   let value = s.slice(start, end);
   let p = end;
   while (b[p] === SP) p++;
@@ -117,7 +119,7 @@ export function plainValue(c: Cursor, indent: number): YNode {
         if (blanks === 0 && q < c.len) c.peek(p, q, ls);
         break;
       }
-      end = plainLineEnd(b, q);
+      end = plainLineEnd(s, b, q);
       let r = end;
       while (b[r] === SP) r++;
       if (r < c.len && b[r] !== LF) throw BAIL;
@@ -149,15 +151,10 @@ export function key(c: Cursor): YNode {
   } else {
     if (!plainStart(b, c.pos)) throw BAIL;
     const start = c.pos;
-    let p = start;
+    const p = plainRun(s, start);
+    if (b[p] !== COLON) throw BAIL;
     let end = p;
-    for (;;) {
-      const d = b[p];
-      if (d === COLON && blankAt(b, p + 1)) break;
-      if (d === LF || p >= c.len || (d === SP && b[p + 1] === HASH)) throw BAIL;
-      p++;
-      if (d !== SP) end = p;
-    }
+    while (b[end - 1] === SP) end--;
     const value = s.slice(start, end);
     n = c.node(Kind.Scalar, plainTag(value), value, start, c.line, c.lineStart);
     c.pos = p;
@@ -190,9 +187,5 @@ export function isKeyLine(c: Cursor): boolean {
     return b[p] === COLON && blankAt(b, p + 1);
   }
   if (!plainStart(b, p)) return false;
-  for (; ; p++) {
-    const d = b[p];
-    if (d === COLON && blankAt(b, p + 1)) return true;
-    if (d === LF || p >= c.len || (d === SP && b[p + 1] === HASH)) return false;
-  }
+  return b[plainRun(c.src, p)] === COLON;
 }
