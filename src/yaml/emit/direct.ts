@@ -242,15 +242,11 @@ function writeFlowSequence(em: Emitter, s: YNode, noFoot: boolean): void {
     const x = c[i];
     if (x.kind !== Kind.Scalar) throw GIVE_UP;
     const asked = analyzeEnter(em, x, "", false);
-    if (i > 0 && !trail) writeIndicator(em, ",", false, false, false);
-    processHeadComment(em);
-    if (em.column === 0) writeIndent(em);
+    flowEntryStart(em, i > 0 && !trail);
     trail = hasPendingTrail(em);
     em.states.push(trail ? S.FlowSequenceTrailItem : S.FlowSequenceItem);
     emitNode(em, x, asked, false, false);
-    if (hasPendingTrail(em)) writeIndicator(em, ",", false, false, false);
-    processLineComment(em, false);
-    processFootComment(em);
+    flowEntryEnd(em);
   }
   analyzeComments(em, "", s.lineComment, noFoot ? "" : s.footComment, "");
   closeFlowSequence(em);
@@ -271,9 +267,7 @@ function writeFlowMapping(em: Emitter, m: YNode, noFoot: boolean): void {
     if (k.kind !== Kind.Scalar || v.kind !== Kind.Scalar) throw GIVE_UP;
     const keyAsked = analyzeEnter(em, k, tail, true);
     tail = k.footComment;
-    if (i > 0 && !trail) writeIndicator(em, ",", false, false, false);
-    processHeadComment(em);
-    if (em.column === 0) writeIndent(em);
+    flowEntryStart(em, i > 0 && !trail);
     const simple = scalarKeyFits(em);
     if (!simple) writeIndicator(em, "?", true, false, false);
     em.states.push(simple ? S.FlowMappingSimpleValue : S.FlowMappingValue);
@@ -283,14 +277,26 @@ function writeFlowMapping(em: Emitter, m: YNode, noFoot: boolean): void {
     trail = hasPendingTrail(em);
     em.states.push(trail ? S.FlowMappingTrailKey : S.FlowMappingKey);
     emitNode(em, v, asked, true, false);
-    if (hasPendingTrail(em)) writeIndicator(em, ",", false, false, false);
-    processLineComment(em, false);
-    processFootComment(em);
+    flowEntryEnd(em);
   }
   analyzeComments(em, "", m.lineComment, noFoot ? "" : m.footComment, tail);
   const pending = em.headComment.length + em.footComment.length + em.tailComment.length > 0;
   if (pending && !trail) writeIndicator(em, ",", false, false, false);
   closeFlowMapping(em);
+}
+
+/** A flow entry's start: the `,` after the previous entry (`comma`), its head comment, the indent. */
+function flowEntryStart(em: Emitter, comma: boolean): void {
+  if (comma) writeIndicator(em, ",", false, false, false);
+  processHeadComment(em);
+  if (em.column === 0) writeIndent(em);
+}
+
+/** A flow entry's end: its `,` before a comment that waits, then its line and foot comments. */
+function flowEntryEnd(em: Emitter): void {
+  if (hasPendingTrail(em)) writeIndicator(em, ",", false, false, false);
+  processLineComment(em, false);
+  processFootComment(em);
 }
 
 /** yaml.v3's `yaml_emitter_emit_flow_mapping_key` (first) on MAPPING-END: `{}`. */
