@@ -1,7 +1,7 @@
 /**
  * The operator's budgets for one render in the app (environment; never the repository). A package that
  * goes over one fails its render with a message naming the package and the limit; the server keeps
- * serving health checks and other repositories meanwhile (renders run in worker threads).
+ * serving health checks and other repositories meanwhile (renders run in worker processes).
  */
 import { z } from "zod";
 
@@ -9,10 +9,10 @@ import { z } from "zod";
 export interface RenderBudget {
   /** Wall time of one package render, in ms (`PORCHLIGHT_RENDER_TIMEOUT_MS`, default 60 000). */
   timeoutMs: number;
-  /** V8 heap of each render worker thread, in MiB (`PORCHLIGHT_RENDER_MEMORY_MB`, default 512). */
+  /** V8 old-generation heap of each render worker process, in MiB (`PORCHLIGHT_RENDER_MEMORY_MB`, default 512). */
   memoryMb: number;
   /**
-   * Render worker threads (`PORCHLIGHT_RENDER_WORKERS`, default 2): how many packages render at once in
+   * Render worker processes (`PORCHLIGHT_RENDER_WORKERS`, default 2): how many packages render at once in
    * one process. 0 renders on the main thread (tests only: a hostile package then stalls the server).
    */
   workers: number;
@@ -43,7 +43,7 @@ const whole = (what: string, min: number) =>
 export const renderBudgetVariables = {
   PORCHLIGHT_RENDER_TIMEOUT_MS: whole("milliseconds", 100),
   PORCHLIGHT_RENDER_MEMORY_MB: whole("MiB", 32),
-  PORCHLIGHT_RENDER_WORKERS: whole("threads", 0),
+  PORCHLIGHT_RENDER_WORKERS: whole("workers", 0),
   PORCHLIGHT_STARLARK_MAX_STEPS: whole("steps", 1),
 };
 

@@ -7,8 +7,8 @@
  * - `porchlight_renders_total{outcome}` counter and `porchlight_render_duration_seconds{outcome}`
  *   histogram: package renders by outcome (`ok`, `failed` = the package's pipeline failed, `timeout` /
  *   `memory` = over the operator's budget, `crash` = a porchlight bug).
- * - `porchlight_render_wait_seconds` histogram: time a render waited for a free worker thread.
- * - `porchlight_render_workers{state}` gauge: worker threads `busy` and `started`.
+ * - `porchlight_render_wait_seconds` histogram: time a render waited for a free render worker.
+ * - `porchlight_render_workers{state}` gauge: render workers `busy` and `started`.
  * - `porchlight_jobs_total{kind,outcome}` counter and `porchlight_job_duration_seconds{kind}` histogram:
  *   job runs by kind (draft, pull-request, ...) that ended `done` or with an `error` (retried or not).
  * - `porchlight_github_errors_total{status}` counter: GitHub API errors by HTTP status (`0` = no answer).
@@ -25,7 +25,7 @@ const RENDER_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 export interface MetricSources {
   /** Jobs waiting and running (the work queue's `depth()`). */
   queueDepth?: () => Promise<{ waiting: number; running: number }>;
-  /** Render worker threads (the pool's `stats()`). */
+  /** Render worker processes (the pool's `stats()`). */
   renderWorkers?: () => { workers: number; busy: number; queued: number };
 }
 
@@ -40,14 +40,14 @@ export class Metrics {
   });
   readonly #renderDuration = new Histogram({
     name: "porchlight_render_duration_seconds",
-    help: "Wall time of one package render in a worker thread, by outcome.",
+    help: "Wall time of one package render in a render worker, by outcome.",
     labelNames: ["outcome"] as const,
     buckets: RENDER_BUCKETS,
     registers: [this.registry],
   });
   readonly #renderWait = new Histogram({
     name: "porchlight_render_wait_seconds",
-    help: "Time a render waited for a free worker thread.",
+    help: "Time a render waited for a free render worker.",
     buckets: RENDER_BUCKETS,
     registers: [this.registry],
   });
@@ -94,7 +94,7 @@ export class Metrics {
     });
     new Gauge({
       name: "porchlight_render_workers",
-      help: "Render worker threads started and busy, and renders waiting for one.",
+      help: "Render worker processes started and busy, and renders waiting for one.",
       labelNames: ["state"] as const,
       registers: [this.registry],
       collect() {

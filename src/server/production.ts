@@ -1,6 +1,6 @@
 /**
  * What the app needs to run as a service, built once per app instance from the process settings:
- * the render function bound to a worker-thread pool with the operator's budgets, Prometheus metrics,
+ * the render function bound to a worker-process pool with the operator's budgets, Prometheus metrics,
  * `/healthz` and `/metrics` on Probot's HTTP server, GitHub error counting, and graceful shutdown.
  *
  * Steps:

@@ -76,7 +76,7 @@ export class RenderDispatch implements SlotEvents {
     const all = [...this.slots];
     const jobs = all.map((slot) => this.retire(slot));
     for (const job of jobs) job?.reject(new RenderPoolClosedError());
-    await Promise.all(all.map((slot) => slot.worker.terminate()));
+    await Promise.all(all.map((slot) => slot.exited));
   }
 
   /** Gives waiting renders to idle workers, starting workers up to the budget's count. */
@@ -134,12 +134,9 @@ export class RenderDispatch implements SlotEvents {
     this.pump();
   }
 
-  error(slot: Slot, error: Error & { code?: string }): void {
+  error(slot: Slot, error: Error): void {
     const job = this.retire(slot);
-    if (job && error.code === "ERR_WORKER_OUT_OF_MEMORY") {
-      this.report(job, "memory");
-      job.resolve(overMemoryBudget(job, this.budget));
-    } else if (job) {
+    if (job) {
       this.report(job, "crash");
       job.reject(
         new Error(
@@ -150,7 +147,16 @@ export class RenderDispatch implements SlotEvents {
     this.pump();
   }
 
-  exit(slot: Slot, code: number): void {
+  outOfMemory(slot: Slot): void {
+    const job = this.retire(slot);
+    if (job) {
+      this.report(job, "memory");
+      job.resolve(overMemoryBudget(job, this.budget));
+    }
+    this.pump();
+  }
+
+  exit(slot: Slot, code: number | NodeJS.Signals): void {
     const job = this.retire(slot);
     if (job) {
       this.report(job, "crash");

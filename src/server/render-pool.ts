@@ -1,5 +1,5 @@
 /**
- * Renders packages off the main event loop, in a pool of worker threads, each render within the
+ * Renders packages off the main event loop, in a pool of worker processes, each render within the
  * operator's time and memory budget: a package with a catastrophic pattern, an alias bomb or a huge file
  * cannot stall health checks, webhooks or other repositories. A render over budget has its worker
  * terminated (and replaced) and fails with a message naming the package and the limit; it never hangs.
@@ -24,7 +24,7 @@ export type { RenderRequest } from "./render-worker-slot.js";
 
 /** Options of {@link createRenderPool}. */
 export interface RenderPoolOptions {
-  /** Time, memory and thread budgets (`workers` must be at least 1 here). */
+  /** Time, memory and worker-count budgets (`workers` must be at least 1 here). */
   budget: RenderBudget;
   /** The operator's runtime permissions (kpt's `--allow-exec`; containers). */
   runtime: {

@@ -1,15 +1,21 @@
 /**
  * One render worker of the pool and what crosses to it: the settings it is started with, the render it is
- * sent, its replies. A slot is a worker thread with the render it holds (at most one) and that render's
+ * sent, its replies. A slot is a child process with the render it holds (at most one) and that render's
  * budget timer; the pool decides what to do on each of the worker's events.
+ *
+ * A process, not a worker thread: a worker thread that runs out of heap can abort the whole server
+ * (nodejs/node#47224, "whole process crash due to worker thread allocation"), where a child's V8 aborts
+ * only the child. Messages are structured clones (`serialization: "advanced"`), as with threads.
  */
-import { Worker } from "node:worker_threads";
+import { type ChildProcess, fork } from "node:child_process";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
 import type { KptfileStatusMode, PushOnFailure, RenderResult } from "../engine/types.js";
 import type { StarlarkSettings } from "../runtimes/builtin/starlark/settings.js";
 import type { ExecConfinement } from "../runtimes/exec/confine.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 
-/** What a worker is started with (`workerData`): the operator's runtime permissions, nothing else. */
+/** What a worker is sent first (never its argv: `ps` shows that): the operator's runtime permissions, nothing else. */
 export interface WorkerSettings {
   allowExec: boolean;
   allowContainers: boolean;
@@ -39,6 +45,11 @@ export interface WorkerRequest {
   request: RenderRequest;
 }
 
+/** The first message to a worker: its settings. */
+export interface WorkerHello {
+  settings: WorkerSettings;
+}
+
 /**
  * A worker's message: `ready` once it has loaded (the time budget of a render starts then), then per
  * render the result (without `resources`) or the text of an unexpected error.
@@ -61,7 +72,11 @@ export interface PoolJob {
 
 /** A worker of the pool and the render it holds. */
 export interface Slot {
-  worker: Worker;
+  child: ChildProcess;
+  /** Settles once the process has exited. */
+  exited: Promise<void>;
+  /** The last few KiB the process wrote to stderr (V8's out-of-memory report ends up there). */
+  stderrTail: string;
   job: PoolJob | undefined;
   timer: NodeJS.Timeout | undefined;
   /** The worker has loaded the engine (a render's time budget does not include start-up). */
@@ -70,7 +85,7 @@ export interface Slot {
   gone: boolean;
 }
 
-/** How a worker is started: its script, settings, environment and heap limit (MiB). */
+/** How a worker is started: its script, settings, environment and old-generation heap limit (MiB). */
 export interface WorkerStart {
   url: URL;
   workerData: WorkerSettings;
@@ -78,29 +93,65 @@ export interface WorkerStart {
   memoryMb: number;
 }
 
-/** What the pool does on a worker's events (Node's `message`, `error`, `exit`). */
+/** What the pool does on a worker's events (its messages, a failure to start or reach it, its exit). */
 export interface SlotEvents {
   /** The worker has loaded. */
   ready(slot: Slot): void;
   /** The reply to the render the slot holds (replies to another render are dropped before this). */
   reply(slot: Slot, job: PoolJob, reply: Exclude<WorkerReply, { ready: true }>): void;
-  /** The worker threw or ran out of heap (`code` `ERR_WORKER_OUT_OF_MEMORY`). */
-  error(slot: Slot, error: Error & { code?: string }): void;
-  /** The worker's thread ended (`code` its exit code). */
-  exit(slot: Slot, code: number): void;
+  /** The process could not be started or sent a message (Node's `error` event). */
+  error(slot: Slot, error: Error): void;
+  /** The process ran out of heap: V8 aborted it after reporting "JavaScript heap out of memory". */
+  outOfMemory(slot: Slot): void;
+  /** The process ended otherwise: its exit code, or the signal that ended it. */
+  exit(slot: Slot, code: number | NodeJS.Signals): void;
 }
 
-/** Starts a worker thread with the heap limit of the budget; it never keeps the process alive by itself. */
+const STDERR_TAIL_CHARS = 4096;
+/** How long after a worker's exit its stderr may still deliver V8's report (ms). */
+const STDERR_GRACE_MS = 1_000;
+
+/** What V8 prints before it aborts a process over its heap limit. */
+function ranOutOfHeap(stderr: string): boolean {
+  return /Reached heap limit|JavaScript heap out of memory/.test(stderr);
+}
+
+/**
+ * Starts a worker process with the heap limit of the budget, in its own process group (so that stopping
+ * it stops the `exec:` functions it started too); it never keeps the server alive by itself. Its
+ * stderr is passed on to the server's.
+ */
 export function spawnSlot(start: WorkerStart, events: SlotEvents): Slot {
-  const worker = new Worker(start.url, {
-    workerData: start.workerData,
+  const child = fork(fileURLToPath(start.url), [], {
+    execArgv: [`--max-old-space-size=${start.memoryMb}`],
     env: start.env,
-    resourceLimits: { maxOldGenerationSizeMb: start.memoryMb },
+    serialization: "advanced",
+    stdio: ["ignore", "inherit", "pipe", "ipc"],
+    detached: true,
   });
+  let exited!: () => void;
+  const slot: Slot = {
+    child,
+    exited: new Promise<void>((resolve) => {
+      exited = resolve;
+    }),
+    stderrTail: "",
+    job: undefined,
+    timer: undefined,
+    ready: false,
+    gone: false,
+  };
   // A waiting render's timer keeps the process alive, not the worker.
-  worker.unref();
-  const slot: Slot = { worker, job: undefined, timer: undefined, ready: false, gone: false };
-  worker.on("message", (reply: WorkerReply) => {
+  child.unref();
+  child.channel?.unref();
+  // A pipe to a child is a socket.
+  (child.stderr as Socket | null)?.unref();
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (text: string) => {
+    process.stderr.write(text);
+    slot.stderrTail = (slot.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+  });
+  child.on("message", (reply: WorkerReply) => {
     if ("ready" in reply) {
       slot.ready = true;
       events.ready(slot);
@@ -109,15 +160,35 @@ export function spawnSlot(start: WorkerStart, events: SlotEvents): Slot {
     const job = slot.job;
     if (job && job.id === reply.id) events.reply(slot, job, reply);
   });
-  worker.on("error", (error: Error & { code?: string }) => events.error(slot, error));
-  worker.on("exit", (code) => events.exit(slot, code));
+  child.on("error", (error: Error) => {
+    // A process that never started sends no `exit`.
+    if (child.pid === undefined) exited();
+    events.error(slot, error);
+  });
+  child.on("exit", (code, signal) => {
+    exited();
+    // stderr may still hold V8's last words: judge once it has ended, or after a second at most (a
+    // process that left the group may hold it open).
+    let judged = false;
+    const judge = () => {
+      if (judged) return;
+      judged = true;
+      clearTimeout(fallback);
+      if (ranOutOfHeap(slot.stderrTail)) events.outOfMemory(slot);
+      else events.exit(slot, signal ?? code ?? 0);
+    };
+    const fallback = setTimeout(judge, STDERR_GRACE_MS);
+    if (child.stderr && !child.stderr.readableEnded) child.stderr.once("end", judge);
+    else judge();
+  });
+  child.send({ settings: start.workerData } satisfies WorkerHello);
   return slot;
 }
 
 /** Hands the slot its render and sends it to the worker. */
 export function sendJob(slot: Slot, job: PoolJob): void {
   slot.job = job;
-  slot.worker.postMessage({ id: job.id, request: job.request } satisfies WorkerRequest);
+  slot.child.send({ id: job.id, request: job.request } satisfies WorkerRequest);
 }
 
 /** Takes the slot's render off it (and its timer); the slot is then free or gone. */
@@ -129,14 +200,25 @@ export function takeJob(slot: Slot): PoolJob | undefined {
   return job;
 }
 
+/** Kills the worker's process group (the worker and the `exec:` functions it started). */
+export function killSlot(slot: Slot): void {
+  const pid = slot.child.pid;
+  if (pid === undefined || slot.child.exitCode !== null || slot.child.signalCode !== null) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    slot.child.kill("SIGKILL");
+  }
+}
+
 /**
- * Marks the slot gone and terminates its worker (once); returns the render it held, if any.
+ * Marks the slot gone and kills its worker (once); returns the render it held, if any.
  * `undefined` too when the slot was retired already.
  */
 export function stopSlot(slot: Slot): PoolJob | undefined {
   if (slot.gone) return undefined;
   slot.gone = true;
   const job = takeJob(slot);
-  void slot.worker.terminate();
+  killSlot(slot);
   return job;
 }

@@ -1,35 +1,43 @@
 /**
- * A render worker thread: builds its function runtime once from the operator's settings (never from the
- * repository), then renders one package per message with the pure engine and posts the result back.
- * Started by `render-worker-slot.ts` for `render-pool.ts`, with a heap limit and a scrubbed environment.
+ * A render worker process: builds its function runtime once from the operator's settings (never from
+ * the repository), sent as its first message, then renders one package per message with the pure engine
+ * and sends the result back. Started by `render-worker-slot.ts` for `render-pool.ts`, with a heap limit
+ * and a scrubbed environment; it ends when the server does (its IPC channel closes).
  */
-import { parentPort, workerData } from "node:worker_threads";
 import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
 import { gateFacts, type JudgedRenderResult } from "../lifecycle/gate-facts.js";
 import { locatePackageAnnotations } from "../report/annotations.js";
 import { createDefaultRuntime, type DefaultRuntimeOptions } from "../runtimes/default.js";
-import type { WorkerReply, WorkerRequest, WorkerSettings } from "./render-worker-slot.js";
+import type { WorkerHello, WorkerReply, WorkerRequest, WorkerSettings } from "./render-worker-slot.js";
 
-const settings = workerData as WorkerSettings;
-const runtimeOptions: DefaultRuntimeOptions = {
-  allowExec: settings.allowExec,
-  // The app's rule for exec paths: a relative one names a package file and is refused.
-  confineExec: true,
-  ...(settings.execConfinement ? { execConfinement: settings.execConfinement } : {}),
-  useContainers: settings.allowContainers,
-  starlarkMaxSteps: settings.starlarkMaxSteps,
-  starlark: settings.starlark,
-  ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
-  ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),
-};
-const runtime = createDefaultRuntime(runtimeOptions);
-
-function reply(message: WorkerReply): void {
-  parentPort?.postMessage(message);
+/** The function runtime the operator's settings allow (kpt's `--allow-exec`, containers, the function runner). */
+function runtimeOf(settings: WorkerSettings) {
+  const runtimeOptions: DefaultRuntimeOptions = {
+    allowExec: settings.allowExec,
+    // The app's rule for exec paths: a relative one names a package file and is refused.
+    confineExec: true,
+    ...(settings.execConfinement ? { execConfinement: settings.execConfinement } : {}),
+    useContainers: settings.allowContainers,
+    starlarkMaxSteps: settings.starlarkMaxSteps,
+    starlark: settings.starlark,
+    ...(settings.execTimeoutMs !== undefined ? { execTimeoutMs: settings.execTimeoutMs } : {}),
+    ...(settings.functionRunner ? { functionRunner: settings.functionRunner } : {}),
+  };
+  return createDefaultRuntime(runtimeOptions);
 }
 
-parentPort?.on("message", async ({ id, request }: WorkerRequest) => {
+function reply(message: WorkerReply): void {
+  process.send?.(message);
+}
+
+let runtime: ReturnType<typeof createDefaultRuntime> | undefined;
+
+async function render({ id, request }: WorkerRequest): Promise<void> {
+  if (!runtime) {
+    reply({ id, error: "the render worker was sent a render before its settings" });
+    return;
+  }
   let result: RenderResult;
   try {
     result = await renderPackage({ ...request, runtime });
@@ -51,6 +59,13 @@ parentPort?.on("message", async ({ id, request }: WorkerRequest) => {
   } catch (err) {
     reply({ id, error: `the render result cannot be sent back: ${(err as Error).message}` });
   }
-});
+}
 
-reply({ ready: true });
+process.on("message", (message: WorkerHello | WorkerRequest) => {
+  if ("settings" in message) {
+    runtime = runtimeOf(message.settings);
+    reply({ ready: true });
+  } else void render(message);
+});
+// The server went away (even by SIGKILL): nothing is left to render for.
+process.on("disconnect", () => process.exit(0));

@@ -1,3 +1,5 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -57,7 +59,7 @@ function hostilePool(budget: Partial<typeof DEFAULT_RENDER_BUDGET>, events?: Ren
   return pool;
 }
 
-describe("render pool (worker threads with budgets)", () => {
+describe("render pool (worker processes with budgets)", () => {
   it("renders in a worker exactly as the engine does in process", { timeout: 180_000 }, async () => {
     ensureBuiltCli();
     pool = createRenderPool({
@@ -102,6 +104,30 @@ describe("render pool (worker threads with budgets)", () => {
     // The worker was replaced: the next render works.
     expect((await p.renderPackage({ files: new Map(), packageName: "ok" })).ok).toBe(true);
     expect(events.map((e) => e.outcome)).toEqual(["timeout", "ok"]);
+  });
+
+  it("stops the processes a render started (its exec functions) with the render", async () => {
+    const p = hostilePool({ timeoutMs: 500 });
+    const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "porchlight-pool-")), "sleeper.pid");
+    const stopped = await p.renderPackage({ files: new Map(), packageName: `group:${pidFile}` });
+    expect(stopped.error).toContain("went over the time budget of 500 ms");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    // Killed means gone or a zombie nobody has reaped yet (state Z in /proc/<pid>/stat).
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return true;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive()).toBe(false);
   });
 
   it("stops a render over the memory budget with a message naming the limit", async () => {

@@ -35,16 +35,28 @@ import { DEFAULT_STARLARK_MAX_STEPS, type StarlarkSettings } from "./settings.js
 
 /**
  * Bytes: 512 MiB, or half of the old generation this process or worker may use when that is less. A
- * script must meet its budget's clear error before V8's limit, which ends the worker: what a script
- * keeps ends up in the old generation, whose limit is the worker's `maxOldGenerationSizeMb` (the
- * operator's PORCHLIGHT_RENDER_MEMORY_MB). `heap_size_limit` adds the young generation, which Node 24's
- * V8 sizes far larger (a 128 MiB worker: 176 MiB on Node 20, 320 on 24), so half of it no longer
- * tripped first.
+ * script must meet its budget's clear error before V8's limit, which ends the render worker: what a
+ * script keeps ends up in the old generation, whose limit is the worker's `--max-old-space-size` (a
+ * thread's `maxOldGenerationSizeMb`), the operator's PORCHLIGHT_RENDER_MEMORY_MB. `heap_size_limit`
+ * adds the young generation, which Node 24's V8 sizes far larger (a 128 MiB worker: 176 MiB on Node 20,
+ * 320 on 24), so half of it no longer tripped first.
  */
 function defaultMemoryBudget(): number {
-  const oldGenerationMb = isMainThread ? 0 : (resourceLimits.maxOldGenerationSizeMb ?? 0);
+  const oldGenerationMb = isMainThread
+    ? oldSpaceFlagMb(process.execArgv)
+    : (resourceLimits.maxOldGenerationSizeMb ?? 0);
   const limit = oldGenerationMb > 0 ? oldGenerationMb * 1024 * 1024 : getHeapStatistics().heap_size_limit;
   return Math.min(512 * 1024 * 1024, Math.floor(limit / 2));
+}
+
+/** MiB of the last `--max-old-space-size=N` among node's flags; 0 when there is none. */
+function oldSpaceFlagMb(flags: readonly string[]): number {
+  let mb = 0;
+  for (const flag of flags) {
+    const m = /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(flag);
+    if (m) mb = Number(m[1]);
+  }
+  return mb;
 }
 
 export { readStarlarkSettings, type StarlarkSettings } from "./settings.js";
