@@ -95,7 +95,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
     budget,
     {
       url: options.workerUrl ?? new URL("./render-worker.js", import.meta.url),
-      workerData: workerSettings(options),
+      settings: workerSettings(options),
       env: { ...options.env },
       memoryMb: budget.memoryMb,
     },

@@ -88,7 +88,7 @@ export interface Slot {
 /** How a worker is started: its script, settings, environment and old-generation heap limit (MiB). */
 export interface WorkerStart {
   url: URL;
-  workerData: WorkerSettings;
+  settings: WorkerSettings;
   env: Record<string, string>;
   memoryMb: number;
 }
@@ -181,7 +181,7 @@ export function spawnSlot(start: WorkerStart, events: SlotEvents): Slot {
     if (child.stderr && !child.stderr.readableEnded) child.stderr.once("end", judge);
     else judge();
   });
-  child.send({ settings: start.workerData } satisfies WorkerHello);
+  child.send({ settings: start.settings } satisfies WorkerHello);
   return slot;
 }
 
