@@ -32,6 +32,9 @@ const OLD_BOOLS = new Set([
   "FALSE",
 ]);
 
+/** yaml.v3's `yamlStyleFloat` (resolve.go). */
+const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+
 /** Whether the text, written plain, would resolve to a non-string (yaml.v3 `resolve` + old bools). */
 export function resolvesAsNonString(text: string): boolean {
   if (OLD_BOOLS.has(text)) return true;
@@ -44,6 +47,8 @@ export function resolvesAsNonString(text: string): boolean {
   if (/^[-+]?[0-9][0-9_]*([eE][-+]?[0-9]+)$/.test(text)) return true;
   if (/^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$/.test(text)) return true; // base 60
   if (/^\d{4}-\d\d?-\d\d?([Tt ]|$)/.test(text)) return true; // timestamps
+  // A digit or sign first, then yaml.v3's float syntax once underscores are gone: `08`, `0_9`, `1_0.5`.
+  if (/^[-+0-9]/.test(text) && YAML_STYLE_FLOAT.test(text.replaceAll("_", ""))) return true;
   return false;
 }
 

@@ -5,7 +5,23 @@ import { goDoubleQuoted, goStringStyle } from "../../src/yaml/go-style.js";
 
 describe("Go yaml.v3 string styles", () => {
   it("double-quotes strings that would read back as another type", () => {
-    for (const text of ["True", "false", "yes", "on", "0", "1.5", "~", "null", "", "0x1F", "1e3"]) {
+    for (const text of [
+      "True",
+      "false",
+      "yes",
+      "on",
+      "0",
+      "1.5",
+      "~",
+      "null",
+      "",
+      "0x1F",
+      "1e3",
+      "08",
+      "0_9",
+      "-019",
+      "1_0.5",
+    ]) {
       expect(goStringStyle(text), text).toBe(Scalar.QUOTE_DOUBLE);
     }
   });
