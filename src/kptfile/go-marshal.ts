@@ -2,7 +2,7 @@
  * Go yaml.v3 marshalling of plain ordered data (kpt writes its Kptfile and results files so): Go's
  * quoting rules, map keys in the data's order, sequences indented under their key (kyaml "wide").
  */
-import { Document, isScalar, visit } from "yaml";
+import { Document, isScalar, Scalar, visit } from "yaml";
 import { goStringStyle } from "../yaml/go-style.js";
 
 type Ordered = Record<string, unknown>;
@@ -11,8 +11,10 @@ type Ordered = Record<string, unknown>;
  * Serializes plain ordered data like Go's yaml.v3 marshaller with kyaml's wide sequence indent.
  * Written directly (a status can hold tens of thousands of results): each top-level field whose
  * data holds only single-line strings, numbers, booleans, nulls, arrays and plain objects is laid
- * out here with scalar and key texts taken from `marshalWithDocument` (the reference, through the
- * `yaml` package) once per distinct value; any other field goes through the reference whole.
+ * out here. Scalar and key texts are written here too when they are printable ASCII, safe integers,
+ * booleans or null (a Kptfile status holds little else); other ones are taken from
+ * `marshalWithDocument` (the reference, through the `yaml` package) once per distinct value. Any
+ * other field goes through the reference whole.
  */
 export function goMarshal(value: Ordered): string {
   const keys = Object.keys(value);
@@ -61,10 +63,46 @@ function plainLine(text: string): boolean {
 const scalarTexts = new Map<unknown, string | null>();
 const keyTexts = new Map<string, string | null>();
 
+/**
+ * The text of a printable-ASCII string (0x20-0x7e) as yaml.v3 marshals it, the way
+ * `marshalWithDocument` writes it: plain, double-quoted (only `\\` and `"` to escape in that range) or
+ * single-quoted; undefined for any other string (left to the reference).
+ */
+function asciiStringText(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return undefined;
+  }
+  switch (goStringStyle(text)) {
+    case Scalar.PLAIN:
+      return text;
+    case Scalar.QUOTE_DOUBLE:
+      return `"${text.replace(/[\\"]/g, "\\$&")}"`;
+    case Scalar.QUOTE_SINGLE:
+      return `'${text.replaceAll("'", "''")}'`;
+    default:
+      return undefined;
+  }
+}
+
+/** A scalar's text written without the reference (see {@link goMarshal}), or undefined. */
+function directScalarText(value: unknown): string | undefined {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number")
+    return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : undefined;
+  return typeof value === "string" ? asciiStringText(value) : undefined;
+}
+
 /** A scalar's text as `marshalWithDocument` writes it as a map value, or null when not one line. */
 function scalarText(value: unknown): string | null {
   let text = Object.is(value, -0) ? undefined : scalarTexts.get(value);
   if (text !== undefined) return text;
+  text = directScalarText(value);
+  if (text !== undefined) {
+    if (scalarTexts.size < 100_000) scalarTexts.set(value, text);
+    return text;
+  }
   const simple =
     value === null ||
     typeof value === "boolean" ||
@@ -82,6 +120,11 @@ function scalarText(value: unknown): string | null {
 function keyText(key: string): string | null {
   let text = keyTexts.get(key);
   if (text !== undefined) return text;
+  text = key.length < 256 ? asciiStringText(key) : undefined;
+  if (text !== undefined) {
+    if (keyTexts.size < 100_000) keyTexts.set(key, text);
+    return text;
+  }
   const simple = plainLine(key) && key.length < 256;
   const written = simple ? marshalWithDocument({ [key]: 0 }) : "";
   text =

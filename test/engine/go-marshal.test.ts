@@ -22,6 +22,11 @@ const text = fc.oneof(
   ),
   fc.constantFrom("line\nbreak", "trailing ", " lead", "tab\there", "multi\nline\n", "\u2028", "😀", "a\\b"),
   fc.string({ maxLength: 6 }),
+  // Printable ASCII rich in what decides a style (written without the reference).
+  fc.string({
+    unit: fc.constantFrom(..." :#-?'\"\\{}[],&*!|>%@`~.+_0123456789aeEflnNoOrstTuxyY"),
+    maxLength: 8,
+  }),
 );
 const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const key = fc.oneof(
