@@ -37,8 +37,13 @@ const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/
 
 /** Whether the text, written plain, would resolve to a non-string (yaml.v3 `resolve` + old bools). */
 export function resolvesAsNonString(text: string): boolean {
-  if (OLD_BOOLS.has(text)) return true;
-  if (text === "" || text === "~" || /^(null|Null|NULL)$/.test(text)) return true;
+  if (text === "") return true;
+  // Only a digit, sign or `.` first can make a number or timestamp (yaml.v3's resolve table); any
+  // other text is a bool or null word, or a string.
+  const first = text.charCodeAt(0);
+  if (!((first >= 48 && first <= 57) || first === 43 || first === 45 || first === 46)) {
+    return OLD_BOOLS.has(text) || text === "~" || text === "null" || text === "Null" || text === "NULL";
+  }
   if (/^[-+]?(\.inf|\.Inf|\.INF)$/.test(text) || /^(\.nan|\.NaN|\.NAN)$/.test(text)) return true;
   if (/^[-+]?(0|[1-9][0-9_]*)$/.test(text)) return true;
   if (/^[-+]?0[0-7_]+$/.test(text) || /^[-+]?0o[0-7_]+$/.test(text)) return true;
@@ -47,9 +52,8 @@ export function resolvesAsNonString(text: string): boolean {
   if (/^[-+]?[0-9][0-9_]*([eE][-+]?[0-9]+)$/.test(text)) return true;
   if (/^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$/.test(text)) return true; // base 60
   if (/^\d{4}-\d\d?-\d\d?([Tt ]|$)/.test(text)) return true; // timestamps
-  // A digit or sign first, then yaml.v3's float syntax once underscores are gone: `08`, `0_9`, `1_0.5`.
-  if (/^[-+0-9]/.test(text) && YAML_STYLE_FLOAT.test(text.replaceAll("_", ""))) return true;
-  return false;
+  // yaml.v3's float syntax once underscores are gone: `08`, `0_9`, `1_0.5`.
+  return first !== 46 && YAML_STYLE_FLOAT.test(text.replaceAll("_", ""));
 }
 
 function hasControlCharacter(text: string): boolean {
