@@ -26,7 +26,8 @@ interface Change {
 /** The pattern of a `# kpt-set: <pattern>` comment (the yaml library strips the `#`). */
 function setterPattern(comment: string | null | undefined): string {
   if (!comment) return "";
-  const first = comment.split("\n")[0];
+  const nl = comment.indexOf("\n");
+  const first = nl < 0 ? comment : comment.slice(0, nl);
   if (!first.startsWith(" ")) return "";
   const text = first.slice(1);
   return text.startsWith(IDENTIFIER) ? text.slice(IDENTIFIER.length).trim() : "";
@@ -101,9 +102,29 @@ class SetterApplier {
     this.changes.push({ filePath: this.filePath, fieldPath, value });
   }
 
+  /**
+   * What a pattern comes to with the given setters alone, per pattern: `null` when no given setter
+   * is in it, else the pattern with them replaced (still holding `${` when some are not given).
+   */
+  private readonly substituted = new Map<string, string | null>();
+
+  private substitute(pattern: string): string | null {
+    let value = this.substituted.get(pattern);
+    if (value !== undefined) return value;
+    value = null;
+    for (const name of this.setters.keys()) {
+      if (pattern.includes(`\${${name}}`)) {
+        value = pattern;
+        break;
+      }
+    }
+    if (value !== null) for (const [name, v] of this.setters) value = value.split(`\${${name}}`).join(v);
+    this.substituted.set(pattern, value);
+    return value;
+  }
+
   private shouldSet(pattern: string): boolean {
-    for (const name of this.setters.keys()) if (pattern.includes(`\${${name}}`)) return true;
-    return false;
+    return this.substitute(pattern) !== null;
   }
 
   /**
@@ -113,18 +134,19 @@ class SetterApplier {
    * @throws SetterError when setters of the pattern are neither given nor readable from `current`.
    */
   scalarValue(pattern: string, current: () => string, path: () => string): string | undefined {
-    if (pattern === "" || !this.shouldSet(pattern)) return undefined;
-    let value = pattern;
-    for (const [name, v] of this.setters) value = value.split(`\${${name}}`).join(v);
+    if (pattern === "") return undefined;
+    let value = this.substitute(pattern);
+    if (value === null) return undefined;
     // Setters not given are read back from the current value (only needed when some are left).
     if (value.includes("${")) {
       for (const [name, v] of currentValues(pattern, current(), this.setters))
         value = value.split(`\${${name}}`).join(v);
+      const unresolved = refsIn(value);
+      if (unresolved.length > 0)
+        throw new SetterError(`values for setters ${goList(unresolved)} must be provided`);
     }
-    const unresolved = refsIn(value);
-    if (unresolved.length > 0)
-      throw new SetterError(`values for setters ${goList(unresolved)} must be provided`);
-    this.record(path().replace(/^\./, ""), value);
+    const at = path();
+    this.record(at.charCodeAt(0) === 46 ? at.slice(1) : at, value);
     return value;
   }
 
@@ -342,16 +364,22 @@ class NodeSetters {
       c = node.content;
       const steps = this.steps;
       for (let i = 0; i + 1 < c.length; i += 2) {
-        steps.push(c[i]);
-        this.walk(c[i + 1], c[i]);
+        const k = c[i];
+        const v = c[i + 1];
+        // A scalar without a comment (most of them) is passed over without a call.
+        if (v.kind === Kind.Scalar && v.lineComment === "" && k.lineComment === "") continue;
+        steps.push(k);
+        this.walk(v, k);
         steps.pop();
       }
     } else if (node.kind === Kind.Sequence) {
       const c = node.content;
       const steps = this.steps;
       for (let i = 0; i < c.length; i++) {
+        const v = c[i];
+        if (v.kind === Kind.Scalar && v.lineComment === "") continue;
         steps.push(i);
-        this.walk(c[i]);
+        this.walk(v);
         steps.pop();
       }
     } else if (node.kind === Kind.Scalar && (node.lineComment !== "" || key?.lineComment)) {

@@ -232,13 +232,33 @@ export function setScalarString(node: YNode, value: string): void {
  * style, a plain one is re-resolved (`3` an int, `true` a bool), an empty text becomes `""`.
  */
 export function setScalarTextNode(node: YNode, text: string): void {
+  if ((node.style & Style.Tagged) !== 0) {
+    copyScalar(node, scalarTextEdit(node, text));
+    return;
+  }
+  // Untagged, the outcome depends on the style, the current text (a number's source) and the text.
+  const key = `${node.style}:${node.value.length}:${node.value}${text}`;
+  let edit = textEdits.get(key);
+  if (edit === undefined) {
+    if (textEdits.size >= 4096) textEdits.clear();
+    edit = scalarTextEdit(node, text);
+    textEdits.set(key, edit);
+  }
+  copyScalar(node, edit);
+}
+
+/** {@link setScalarTextNode}'s outcomes for untagged scalars (see its key), bounded. */
+const textEdits = new Map<string, YNode>();
+
+/** The scalar {@link setScalarTextNode} makes of `node` (a new node; `node` is not changed). */
+function scalarTextEdit(node: YNode, text: string): YNode {
   const s = toScalar(node);
   const plain = (node.style & QUOTED_OR_BLOCK) === 0;
   const core = plain && text !== "" && resolvePlain(text) !== "!!str" ? coreValue(text) : "";
   // A plain text reading as null, a bool or a number: the value setScalarText would parse it to.
   if (typeof core !== "string") s.value = core;
   else setScalarText(s, text);
-  copyScalar(node, fromScalar(s));
+  return fromScalar(s);
 }
 
 function copyScalar(node: YNode, from: YNode): void {

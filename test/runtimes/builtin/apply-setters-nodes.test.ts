@@ -135,6 +135,23 @@ describe("apply-setters runNodes on fixtures", () => {
     expect(out?.[0]).toContain(`  replicas: 3 # kpt-set: \${replicas}\n`);
     expect(out?.[0]).toContain(`    quoted: 'true' # kpt-set: \${quoted}\n`);
   });
+  it("the same text set on fields written differently comes out per field", async () => {
+    // One setter, one style, three current texts: the number's source text decides what is written.
+    const text = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: numbers
+data:
+  hex: 0x10 # kpt-set: \${n}
+  dec: 16 # kpt-set: \${n}
+  again: 0x10 # kpt-set: \${n}
+  quoted: "16" # kpt-set: \${n}
+  other: 7 # kpt-set: \${n}
+`;
+    const out = await expectSameBothWays(applySetters, fixture(text), () => configMap({ n: "16" }));
+    expect(out?.[0]).toContain("  hex: 0x10 # kpt-set: ${n}\n  dec: 16 # kpt-set: ${n}\n  again: 0x10 #");
+    expect(out?.[0]).toContain(`  quoted: "16" # kpt-set: \${n}\n  other: 16 # kpt-set: \${n}\n`);
+  });
   it("a non-ConfigMap config and none", async () => {
     await expectSameBothWays(applySetters, fixture(SCALARS), () => undefined);
   });
