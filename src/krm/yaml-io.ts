@@ -265,8 +265,37 @@ export function foldNodeDocumentComment(doc: YNode): void {
   setFirstKeyComment(doc, heads.key, before.join("\n"));
 }
 
+/**
+ * Whether a head comment comes back the same from the fold: every line a `#` comment (no blank line
+ * to drop) other than `# ` (which the `yaml` form reads as a bare `#`).
+ */
+function keptAsWritten(comment: string): boolean {
+  let start = 0;
+  for (;;) {
+    const end = comment.indexOf("\n", start);
+    const stop = end < 0 ? comment.length : end;
+    if (comment.charCodeAt(start) !== 35) return false;
+    if (stop - start === 2 && comment.charCodeAt(start + 1) === 32) return false;
+    if (end < 0) return true;
+    start = end + 1;
+  }
+}
+
 /** {@link foldReturnedResourceComment} on a document node: the same comments once written. */
 export function foldNodeReturnedResourceComment(doc: YNode): void {
+  if (doc.headComment === "") {
+    const root = doc.content[0];
+    if (root?.kind === Kind.Mapping && (root.style & Style.Flow) === 0 && root.content.length > 0) {
+      // Only the first key has head comments (a fold done before): they stay as they are when every
+      // line is a comment the trip keeps as written; none is no fold at all.
+      const first = root.content[0].headComment;
+      if (first === "") return;
+      if (keptAsWritten(first)) {
+        doc.value = "";
+        return;
+      }
+    }
+  }
   const heads = headsToFold(doc, foldReturnedResourceComment);
   if (!heads) return;
   const joined = returnedComment([heads.doc, heads.contents, heads.first]);

@@ -44,6 +44,10 @@ const SOURCES = [
   "---\n# after the marker\n\n# first key\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
   "# only the document's\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    internal.config.kubernetes.io/index: 0x10\n    config.kubernetes.io/index: 16\n",
   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    internal.config.kubernetes.io/path: ~\n    config.kubernetes.io/path: true\n",
+  // Head comments on the first key only: bare `#`, `# ` and blank lines among them.
+  "# one\n#\n#two\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+  "---\n# after the marker only\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+  "apiVersion: v1 # on the line\nkind: ConfigMap\n",
 ];
 
 function pair(source: string): { node: YNode; doc: Document } {
@@ -115,6 +119,16 @@ describe("pipeline annotations on document nodes (differential against the Docum
       onDoc(doc);
       expectSameBytes(node, doc);
     }
+  });
+
+  it("folds a first key's `# ` comment line as the trip reads it (a bare `#`), every time", () => {
+    const [read] = readYamlStream("# spaced \n# \n# last\napiVersion: v1\nkind: ConfigMap\n");
+    const key = read.node.content[0].content[0];
+    expect(key.headComment).toBe("# spaced \n# \n# last");
+    foldNodeReturnedResourceComment(read.node);
+    expect(key.headComment).toBe("# spaced \n#\n# last");
+    foldNodeReturnedResourceComment(read.node);
+    expect(key.headComment).toBe("# spaced \n#\n# last");
   });
 
   it("keeps what a Document edit left where a later Document reading finds it (documentNode)", () => {
