@@ -2,7 +2,7 @@
  * What `render` and `fn eval` share on disk and on stdout: resolving the package argument, the
  * results directory, kpt's `-o stdout` / `-o unwrap` / `-o <dir>` output.
  */
-import { lstat, mkdir, realpath, stat, writeFile } from "node:fs/promises";
+import { lstatSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Document, isMap, isNode, isSeq, type YAMLMap } from "yaml";
 import { getAnnotation, SEQ_INDENT, stripPipelineAnnotations } from "../krm/annotations.js";
@@ -14,10 +14,18 @@ import {
   type SeqIndent,
   serializeChanged,
 } from "../krm/yaml-io.js";
+import { std } from "./std-write.js";
 
-const err = (text: string): void => {
-  process.stderr.write(text);
-};
+const err = (text: string): void => std.write(2, text);
+
+/** `lstat` of a path, or undefined when it cannot be read (missing, not below a directory, no access). */
+function lstatOrUndefined(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The package directory for a `PKG_PATH` argument (absolute). A symlink is resolved with kpt's
@@ -25,15 +33,15 @@ const err = (text: string): void => {
  */
 export async function resolvePackage(pkgPath: string): Promise<string> {
   const abs = path.resolve(pkgPath);
-  const info = await lstat(abs).catch(() => undefined);
+  const info = lstatOrUndefined(abs);
   if (!info) throw new Error(`missing package path ${JSON.stringify(pkgPath)}: no such file or directory`);
   if (!info.isSymbolicLink()) return notAFile(abs, info.isDirectory());
-  const real = await realpath(abs);
+  const real = realpathSync(abs);
   const shown = path.relative(process.cwd(), real) || ".";
   err(
     `[WARN] resolved symlink ${JSON.stringify(pkgPath)} to ${JSON.stringify(shown)}, please note that the symlinks within the package are ignored\n`,
   );
-  return notAFile(real, (await stat(real)).isDirectory());
+  return notAFile(real, statSync(real).isDirectory());
 }
 
 /** A package path must be a directory (kpt: the Kptfile below it cannot be read otherwise). */
@@ -47,9 +55,9 @@ function notAFile(dir: string, isDirectory: boolean): string {
 /** kpt creates `--results-dir` before rendering; a path that is not a directory fails first. */
 export async function ensureResultsDir(dir: string): Promise<string | undefined> {
   try {
-    await mkdir(path.resolve(dir), { recursive: true });
+    mkdirSync(path.resolve(dir), { recursive: true });
     const results = path.join(dir, "results.yaml");
-    const info = await lstat(path.resolve(results)).catch(() => undefined);
+    const info = lstatOrUndefined(path.resolve(results));
     if (info && !info.isFile())
       return `cannot write results file ${JSON.stringify(results)}: not a regular file`;
     return undefined;
@@ -110,7 +118,7 @@ export async function writeResourceFiles(
     const bytes = files.get(rel);
     if (!bytes) continue;
     const target = path.join(outDir, rel);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, bytes);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, bytes);
   }
 }

@@ -1,9 +1,10 @@
 /**
  * A package directory on disk as `PackageFiles` (kpt reads every file below the package root;
  * symlinks inside the package are ignored, as kpt ignores them; `.git` is never package content),
- * and writing a render result back in place.
+ * and writing a render result back in place. Synchronous file system calls: a CLI command reads and
+ * writes one package, and `fs/promises` alone loads Node's streams stack (milliseconds at start-up).
  */
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sameBytes } from "../engine/bytes.js";
 
@@ -13,22 +14,22 @@ export async function readPackageDir(
   onFile?: (count: number) => void,
 ): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
-  async function walk(rel: string): Promise<void> {
+  function walk(rel: string): void {
     const abs = rel === "" ? dir : path.join(dir, rel);
-    const entries = await readdir(abs, { withFileTypes: true });
+    const entries = readdirSync(abs, { withFileTypes: true });
     for (const entry of entries) {
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isSymbolicLink()) continue;
       if (entry.isDirectory()) {
         if (entry.name === ".git") continue;
-        await walk(childRel);
+        walk(childRel);
       } else if (entry.isFile()) {
-        files.set(childRel, new Uint8Array(await readFile(path.join(dir, childRel))));
+        files.set(childRel, new Uint8Array(readFileSync(path.join(dir, childRel))));
         onFile?.(files.size);
       }
     }
   }
-  await walk("");
+  walk("");
   return files;
 }
 
@@ -40,8 +41,12 @@ export class PackageWriteError extends Error {
   }
 }
 
-async function lstatOrUndefined(p: string) {
-  return lstat(p).catch(() => undefined);
+function lstatOrUndefined(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -49,7 +54,7 @@ async function lstatOrUndefined(p: string) {
  * existing parent is a real directory (not a symlink, not a file) and the target, if present, is a
  * regular file. Throws {@link PackageWriteError} naming the first path that cannot be written.
  */
-async function checkWritable(dir: string, rels: readonly string[]): Promise<void> {
+function checkWritable(dir: string, rels: readonly string[]): void {
   const checked = new Set<string>();
   for (const rel of rels) {
     const parts = rel.split("/");
@@ -57,13 +62,13 @@ async function checkWritable(dir: string, rels: readonly string[]): Promise<void
       const prefix = parts.slice(0, i).join("/");
       if (checked.has(prefix)) continue;
       checked.add(prefix);
-      const info = await lstatOrUndefined(path.join(dir, prefix));
+      const info = lstatOrUndefined(path.join(dir, prefix));
       if (!info) break;
       if (info.isSymbolicLink()) throw new PackageWriteError(`cannot write ${rel}: ${prefix} is a symlink`);
       if (!info.isDirectory())
         throw new PackageWriteError(`cannot write ${rel}: ${prefix} is not a directory`);
     }
-    const info = await lstatOrUndefined(path.join(dir, rel));
+    const info = lstatOrUndefined(path.join(dir, rel));
     if (info?.isSymbolicLink()) throw new PackageWriteError(`cannot write ${rel}: it is a symlink`);
     if (info && !info.isFile()) throw new PackageWriteError(`cannot write ${rel}: it is a directory`);
   }
@@ -86,7 +91,7 @@ export async function writePackageDir(options: {
   const { dir } = options;
   const changed = [...options.next].filter(([rel, bytes]) => !sameBytes(options.previous.get(rel), bytes));
   changed.sort(([a], [b]) => Number(a === "Kptfile") - Number(b === "Kptfile"));
-  await checkWritable(
+  checkWritable(
     dir,
     changed.map(([rel]) => rel),
   );
@@ -94,27 +99,27 @@ export async function writePackageDir(options: {
   try {
     for (const [rel, bytes] of changed) {
       const target = path.join(dir, rel);
-      await mkdir(path.dirname(target), { recursive: true });
-      const mode = (await lstatOrUndefined(target))?.mode;
+      mkdirSync(path.dirname(target), { recursive: true });
+      const mode = lstatOrUndefined(target)?.mode;
       const tmp = path.join(path.dirname(target), `.${path.basename(target)}.porchlight-${process.pid}.tmp`);
       staged.push({ tmp, target });
-      await writeFile(tmp, bytes, mode === undefined ? {} : { mode });
+      writeFileSync(tmp, bytes, mode === undefined ? {} : { mode });
       options.onFile?.(staged.length, changed.length);
     }
   } catch (err) {
-    for (const { tmp } of staged) await rm(tmp, { force: true });
+    for (const { tmp } of staged) rmSync(tmp, { force: true });
     throw err;
   }
-  for (const { tmp, target } of staged) await rename(tmp, target);
+  for (const { tmp, target } of staged) renameSync(tmp, target);
   for (const rel of options.previous.keys()) {
-    if (!options.next.has(rel)) await rm(path.join(dir, rel), { force: true });
+    if (!options.next.has(rel)) rmSync(path.join(dir, rel), { force: true });
   }
 }
 
 /** Whether a path exists (without following a final symlink). */
 export async function exists(p: string): Promise<boolean> {
   try {
-    await lstat(p);
+    lstatSync(p);
     return true;
   } catch {
     return false;

@@ -4,7 +4,7 @@
  * package; render with the default runtime chain; write in place (or to `-o`); write
  * `--results-dir/results.yaml`; print kpt's summary; exit 1 on failure.
  */
-import { writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { imagePrefixProblem } from "../engine/image.js";
 import { renderPackage } from "../engine/render.js";
@@ -26,13 +26,14 @@ import { createRenderPrinter } from "./printer.js";
 import { createProgress, type Progress } from "./progress.js";
 import { parseRenderArgs, RENDER_USAGE, type RenderArgs } from "./render-args.js";
 import { resultsFileText } from "./results-file.js";
+import { std } from "./std-write.js";
 
 /** The status line of the running render on a terminal (set per run: nothing when stderr is not a TTY). */
 let progress: Progress = createProgress({ write: () => undefined });
 
 const err = (text: string): void => {
   progress.clear();
-  process.stderr.write(text);
+  std.write(2, text);
 };
 
 /** kpt's summary line after an in-place render that failed. */
@@ -50,9 +51,9 @@ async function writeOutput(
   outDir: string | undefined,
 ): Promise<void> {
   if (args.output === "stdout") {
-    process.stdout.write(resourceListText(result.resources ?? []));
+    std.write(1, resourceListText(result.resources ?? []));
   } else if (args.output === "unwrap") {
-    process.stdout.write(unwrapText(result.resources ?? []));
+    std.write(1, unwrapText(result.resources ?? []));
   } else if (outDir && result.files) {
     await writeResourceFiles(outDir, result.files, result.resourcePaths ?? []);
   }
@@ -71,7 +72,7 @@ async function prepareRender(argv: string[], usage: string): Promise<Prepared> {
     return { exit: 1 };
   }
   if (args.help) {
-    process.stdout.write(usage);
+    std.write(1, usage);
     return { exit: 0 };
   }
   const prefixProblem = args.imagePrefix === undefined ? undefined : imagePrefixProblem(args.imagePrefix);
@@ -171,7 +172,7 @@ async function finishRender(
   }
   if (args.resultsDir !== undefined && !result.failedBeforeRender) {
     const file = path.join(path.resolve(args.resultsDir), "results.yaml");
-    await writeFile(file, resultsFileText(result.steps, result.ok ? 0 : 1));
+    writeFileSync(file, resultsFileText(result.steps, result.ok ? 0 : 1));
     err(`For complete results, see ${file}\n`);
   }
   if (!result.ok && result.cliError !== undefined) {
@@ -183,7 +184,7 @@ async function finishRender(
 
 /** Runs `porchlight render` (`usage`: the text printed with a usage error); resolves to the exit code. */
 export async function runRender(argv: string[], usage = RENDER_USAGE): Promise<number> {
-  progress = createProgress(process.stderr);
+  progress = createProgress(std.terminal() ?? { write: () => undefined });
   const prepared = await prepareRender(argv, usage);
   if ("exit" in prepared) return prepared.exit;
   const { args, pkgDir, outDir } = prepared;

@@ -12,6 +12,7 @@ import { COMMANDS, flagsOf, verbsOf } from "../../src/cli/commands.js";
 import { completionScript } from "../../src/cli/completion.js";
 import { main, topUsage } from "../../src/cli/main.js";
 import { readPackageDir } from "../../src/cli/package-dir.js";
+import { std } from "../../src/cli/std-write.js";
 
 vi.mock("../../src/cli/package-dir.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../src/cli/package-dir.js")>();
@@ -29,6 +30,10 @@ beforeEach(async () => {
     stdout += String(chunk);
     return true;
   });
+  // The CLI writes to the descriptors through `std`: into the streams spied on below.
+  vi.spyOn(std, "write").mockImplementation(
+    (fd, text) => void (fd === 1 ? process.stdout : process.stderr).write(text),
+  );
   vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
     stderr += String(chunk);
     return true;

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { createProgress } from "../../src/cli/progress.js";
+import { std } from "../../src/cli/std-write.js";
 
 describe("createProgress", () => {
   it("writes nothing when the stream is not a terminal", () => {
@@ -48,6 +49,12 @@ describe("porchlight render on a terminal", () => {
   const tty = process.stderr.isTTY;
   beforeEach(async () => {
     work = await mkdtemp(path.join(tmpdir(), "porchlight-progress-"));
+    // The CLI writes to the descriptors through `std`: into the streams spied on below.
+    // Whether stderr is a terminal is asked of the stream whose isTTY the test sets.
+    vi.spyOn(std, "terminal").mockImplementation(() => (process.stderr.isTTY ? process.stderr : undefined));
+    vi.spyOn(std, "write").mockImplementation(
+      (fd, text) => void (fd === 1 ? process.stdout : process.stderr).write(text),
+    );
     vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
       stderr += String(chunk);
       return true;

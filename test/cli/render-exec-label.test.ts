@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { std } from "../../src/cli/std-write.js";
 import { fixturesDir } from "../engine/helpers.js";
 
 let work: string;
@@ -11,6 +12,10 @@ let stderr: string;
 beforeEach(async () => {
   work = await mkdtemp(path.join(tmpdir(), "porchlight-exec-"));
   stderr = "";
+  // The CLI writes to the descriptors through `std`: into the streams spied on below.
+  vi.spyOn(std, "write").mockImplementation(
+    (fd, text) => void (fd === 1 ? process.stdout : process.stderr).write(text),
+  );
   vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
     stderr += String(chunk);
     return true;

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { std } from "../../src/cli/std-write.js";
 import { readEnvironment } from "../../src/config/environment.js";
 import { DEFAULT_RENDER_BUDGET } from "../../src/config/render-budget.js";
 import { renderPackage } from "../../src/engine/render.js";
@@ -139,6 +140,10 @@ describe("porchlight render / fn eval --function-runner", () => {
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "porchlight-runner-"));
     stderr = "";
+    // The CLI writes to the descriptors through `std`: into the streams spied on below.
+    vi.spyOn(std, "write").mockImplementation(
+      (fd, text) => void (fd === 1 ? process.stdout : process.stderr).write(text),
+    );
     vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
       stderr += String(chunk);
       return true;

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { main } from "../../../src/cli/main.js";
+import { std } from "../../../src/cli/std-write.js";
 import { exportTerraform } from "../../../src/runtimes/builtin/export-terraform/index.js";
 import { getString } from "../../../src/runtimes/builtin/yaml-nodes.js";
 import { runBuiltin } from "../helpers.js";
@@ -433,6 +434,10 @@ spec:
 describe("porchlight fn eval --image export-terraform", () => {
   it("writes terraform.yaml at the package root as kpt writes the catalog function's ConfigMap", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "porchlight-export-terraform-"));
+    // The CLI writes to the descriptors through `std`: into the streams spied on below.
+    vi.spyOn(std, "write").mockImplementation(
+      (fd, text) => void (fd === 1 ? process.stdout : process.stderr).write(text),
+    );
     vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
       await writeFile(
