@@ -172,6 +172,15 @@ describe("exec runtime", () => {
     expect(ps.split("\n").filter((line) => line.trim() === `sleep ${seconds}`)).toEqual([]);
   }, 20_000);
 
+  it("kills what a function left running in the background when it exits", async () => {
+    const rt = createExecRuntime({ allow: true });
+    const seconds = String(100_000 + Math.floor(Math.random() * 100_000)); // names this test's sleep
+    const out = await rt.run({ fn: { exec: `./background.sh ${seconds}` }, input: input(), cwd: FIXTURES });
+    expect(out?.exitCode).toBe(0);
+    const ps = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+    expect(ps.split("\n").filter((line) => line.trim() === `sleep ${seconds}`)).toEqual([]);
+  }, 20_000);
+
   it("caps the output size", async () => {
     const rt = createExecRuntime({ allow: true, maxOutputBytes: 1024 });
     const out = await rt.run({ fn: { exec: "node flood.mjs" }, input: input(), cwd: FIXTURES });

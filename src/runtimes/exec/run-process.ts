@@ -2,7 +2,8 @@
  * Runs one function process with its input on stdin, bounded in time and output. The process leads its
  * own process group, so a timeout or an output over the cap kills everything it started (a wrapper
  * script's `sleep` included), and the run ends at the kill instead of waiting for every holder of its
- * stdout to close it.
+ * stdout to close it. What is left of the group when the run ends (a process it sent to the background)
+ * is killed then too: nothing a function starts outlives it, unless it leaves the group on purpose.
  */
 import { type SpawnOptionsWithStdioTuple, spawn } from "node:child_process";
 
@@ -43,6 +44,17 @@ export interface RunProcessOptions {
 
 const live = new Set<number>();
 let unhook: (() => void) | undefined;
+let onGroup: ((pgid: number, running: boolean) => void) | undefined;
+
+/**
+ * Tells `listener` of every function process group started from now on: `running` true once it is
+ * spawned, false once its run is over and the group was killed. A render worker passes them on to the
+ * pool, which kills them with the worker (a worker killed by SIGKILL runs no exit hook). One listener
+ * per process; a later call replaces it.
+ */
+export function reportProcessGroups(listener: (pgid: number, running: boolean) => void): void {
+  onGroup = listener;
+}
 
 /** Kills the process groups still running when this process exits (Ctrl-C included). */
 async function hookExit(): Promise<void> {
@@ -93,13 +105,21 @@ export async function runProcess(
     let done = false;
     const child = spawn(file, args, spawnOptions(options));
     const pid = child.pid;
-    if (pid !== undefined) live.add(pid);
+    if (pid !== undefined) {
+      live.add(pid);
+      onGroup?.(pid, true);
+    }
 
     const finish = (end: Partial<ProcessRun>) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      if (pid !== undefined) live.delete(pid);
+      if (pid !== undefined) {
+        // The leader has exited (or was killed): what is left of its group goes with it.
+        killGroup(pid);
+        live.delete(pid);
+        onGroup?.(pid, false);
+      }
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
