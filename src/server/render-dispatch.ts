@@ -119,7 +119,7 @@ export class RenderDispatch implements SlotEvents {
     if (slot.job) this.startClock(slot, slot.job);
   }
 
-  reply(slot: Slot, job: PoolJob, reply: Exclude<WorkerReply, { ready: true }>): void {
+  reply(slot: Slot, job: PoolJob, reply: Extract<WorkerReply, { id: number }>): void {
     takeJob(slot);
     if ("error" in reply) {
       this.report(job, "crash");

@@ -52,12 +52,14 @@ export interface WorkerHello {
 
 /**
  * A worker's message: `ready` once it has loaded (the time budget of a render starts then), then per
- * render the result (without `resources`) or the text of an unexpected error.
+ * render the result (without `resources`) or the text of an unexpected error. `group` tells of an
+ * `exec:` function's process group (its own, so not the worker's): started (`running`) or over.
  */
 export type WorkerReply =
   | { ready: true }
   | { id: number; result: RenderResult }
-  | { id: number; error: string };
+  | { id: number; error: string }
+  | { group: number; running: boolean };
 
 /** A render in the pool: waiting for a worker, then held by one. Times are `Date.now()` ms. */
 export interface PoolJob {
@@ -77,6 +79,8 @@ export interface Slot {
   exited: Promise<void>;
   /** The last few KiB the process wrote to stderr (V8's out-of-memory report ends up there). */
   stderrTail: string;
+  /** Process groups of the `exec:` functions running in the worker (killed with it). */
+  groups: Set<number>;
   job: PoolJob | undefined;
   timer: NodeJS.Timeout | undefined;
   /** The worker has loaded the engine (a render's time budget does not include start-up). */
@@ -98,7 +102,7 @@ export interface SlotEvents {
   /** The worker has loaded. */
   ready(slot: Slot): void;
   /** The reply to the render the slot holds (replies to another render are dropped before this). */
-  reply(slot: Slot, job: PoolJob, reply: Exclude<WorkerReply, { ready: true }>): void;
+  reply(slot: Slot, job: PoolJob, reply: Extract<WorkerReply, { id: number }>): void;
   /** The process could not be started or sent a message (Node's `error` event). */
   error(slot: Slot, error: Error): void;
   /** The process ran out of heap: V8 aborted it after reporting "JavaScript heap out of memory". */
@@ -136,6 +140,7 @@ export function spawnSlot(start: WorkerStart, events: SlotEvents): Slot {
       exited = resolve;
     }),
     stderrTail: "",
+    groups: new Set(),
     job: undefined,
     timer: undefined,
     ready: false,
@@ -155,6 +160,13 @@ export function spawnSlot(start: WorkerStart, events: SlotEvents): Slot {
     if ("ready" in reply) {
       slot.ready = true;
       events.ready(slot);
+      return;
+    }
+    if ("group" in reply) {
+      if (!reply.running) slot.groups.delete(reply.group);
+      // Started just before the worker was stopped: it goes the same way.
+      else if (slot.gone) killGroup(reply.group);
+      else slot.groups.add(reply.group);
       return;
     }
     const job = slot.job;
@@ -200,15 +212,30 @@ export function takeJob(slot: Slot): PoolJob | undefined {
   return job;
 }
 
-/** Kills the worker's process group (the worker and the `exec:` functions it started). */
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // gone already
+  }
+}
+
+/**
+ * Kills the worker's process group (the worker and what it started in it) unless the worker has
+ * exited, and the process groups of the `exec:` functions it was running: they lead groups of their
+ * own, and a worker killed (or aborted by V8) runs no exit hook to stop them.
+ */
 export function killSlot(slot: Slot): void {
   const pid = slot.child.pid;
-  if (pid === undefined || slot.child.exitCode !== null || slot.child.signalCode !== null) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    slot.child.kill("SIGKILL");
+  if (pid !== undefined && slot.child.exitCode === null && slot.child.signalCode === null) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      slot.child.kill("SIGKILL");
+    }
   }
+  for (const group of slot.groups) killGroup(group);
+  slot.groups.clear();
 }
 
 /**

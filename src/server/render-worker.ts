@@ -9,6 +9,7 @@ import type { RenderResult } from "../engine/types.js";
 import { gateFacts, type JudgedRenderResult } from "../lifecycle/gate-facts.js";
 import { locatePackageAnnotations } from "../report/annotations.js";
 import { createDefaultRuntime, type DefaultRuntimeOptions } from "../runtimes/default.js";
+import { reportProcessGroups } from "../runtimes/exec/run-process.js";
 import type { WorkerHello, WorkerReply, WorkerRequest, WorkerSettings } from "./render-worker-slot.js";
 
 /** The function runtime the operator's settings allow (kpt's `--allow-exec`, containers, the function runner). */
@@ -28,7 +29,7 @@ function runtimeOf(settings: WorkerSettings) {
 }
 
 function reply(message: WorkerReply): void {
-  process.send?.(message);
+  if (process.connected) process.send?.(message);
 }
 
 let runtime: ReturnType<typeof createDefaultRuntime> | undefined;
@@ -67,5 +68,8 @@ process.on("message", (message: WorkerHello | WorkerRequest) => {
     reply({ ready: true });
   } else void render(message);
 });
-// The server went away (even by SIGKILL): nothing is left to render for.
+// The server went away (even by SIGKILL): nothing is left to render for. (Exiting kills the groups of
+// the exec functions still running; a worker that is killed instead has them killed by the pool.)
 process.on("disconnect", () => process.exit(0));
+// The pool kills the functions' groups with the worker (they lead groups of their own).
+reportProcessGroups((group, running) => reply({ group, running }));

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +21,8 @@ import { ensureBuiltCli, repoRoot } from "../helpers/built-cli.js";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const hostile = pathToFileURL(path.join(repoRoot, "test/fixtures/workers/hostile-worker.mjs"));
+const builtWorker = pathToFileURL(path.join(repoRoot, "dist/src/server/render-worker.js"));
+const FUNCTIONS = path.join(repoRoot, "test/fixtures/functions");
 const runtime = createDefaultRuntime({ allowExec: false, useContainers: false });
 const files = (kptfile: string, extra: Record<string, string> = {}) =>
   new Map(Object.entries({ Kptfile: kptfile, ...extra }).map(([k, v]) => [k, encoder.encode(v)]));
@@ -40,6 +43,36 @@ afterEach(async () => {
   await pool?.close();
   pool = undefined;
 });
+
+/** Killed means gone or a zombie nobody has reaped yet (state Z in /proc/<pid>/stat). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+/** Polls `done` every 20 ms for up to `ms`; resolves with its last answer. */
+async function until(done: () => boolean, ms = 3_000): Promise<boolean> {
+  for (const end = Date.now() + ms; !done() && Date.now() < end; )
+    await new Promise((r) => setTimeout(r, 20));
+  return done();
+}
+
+/** The pids of the `sleep <seconds>` processes running (a zombie shows no arguments). */
+function sleeps(seconds: string): number[] {
+  return execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => /^\s*(\d+) (.*)$/.exec(line))
+    .filter((m) => m?.[2]?.trim() === `sleep ${seconds}`)
+    .map((m) => Number(m?.[1]));
+}
 
 /** What the app hands its pool from `env`: the scrubbed worker environment and the starlark settings. */
 function workerEnvironment(env: Record<string, string | undefined>) {
@@ -106,28 +139,49 @@ describe("render pool (worker processes with budgets)", () => {
     expect(events.map((e) => e.outcome)).toEqual(["timeout", "ok"]);
   });
 
-  it("stops the processes a render started (its exec functions) with the render", async () => {
+  it("stops the processes a render started in the worker's process group with the render", async () => {
     const p = hostilePool({ timeoutMs: 500 });
     const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "porchlight-pool-")), "sleeper.pid");
     const stopped = await p.renderPackage({ files: new Map(), packageName: `group:${pidFile}` });
     expect(stopped.error).toContain("went over the time budget of 500 ms");
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(pid).toBeGreaterThan(0);
-    // Killed means gone or a zombie nobody has reaped yet (state Z in /proc/<pid>/stat).
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        return false;
-      }
-      try {
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-      } catch {
-        return true;
-      }
-    };
-    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(alive()).toBe(false);
+    expect(await until(() => !alive(pid), 1_000)).toBe(true);
+  });
+
+  it("stops the exec functions of a render over the time budget or cut short by close (they lead process groups of their own)", {
+    timeout: 180_000,
+  }, async () => {
+    ensureBuiltCli();
+    pool = createRenderPool({
+      budget: { ...DEFAULT_RENDER_BUDGET, workers: 1, timeoutMs: 1_500 },
+      runtime: { allowExec: true, allowContainers: false },
+      workerUrl: builtWorker,
+      ...workerEnvironment(process.env),
+    });
+    // The wrapper's `sleep` (in the function's group), named by its unique length.
+    const hang = (seconds: string) =>
+      files(
+        `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hang\npipeline:\n  mutators:\n    - exec: /bin/sh ${FUNCTIONS}/hang-wrapper.sh ${seconds}\n`,
+      );
+    const unique = () => String(100_000 + Math.floor(Math.random() * 100_000));
+    const overBudget = unique();
+    const shutDown = unique();
+    try {
+      const stopped = pool.renderPackage({ files: hang(overBudget), packageName: "hang" });
+      expect(await until(() => sleeps(overBudget).length > 0, 10_000)).toBe(true);
+      expect((await stopped).error).toContain("went over the time budget of 1500 ms");
+      expect(await until(() => sleeps(overBudget).length === 0, 1_000)).toBe(true);
+
+      const cut = pool.renderPackage({ files: hang(shutDown), packageName: "hang" });
+      const rejected = expect(cut).rejects.toBeInstanceOf(RenderPoolClosedError);
+      expect(await until(() => sleeps(shutDown).length > 0, 10_000)).toBe(true);
+      await pool.close();
+      await rejected;
+      expect(await until(() => sleeps(shutDown).length === 0, 1_000)).toBe(true);
+    } finally {
+      for (const pid of [overBudget, shutDown].flatMap((s) => sleeps(s))) process.kill(pid, "SIGKILL");
+    }
   });
 
   it("stops a render over the memory budget with a message naming the limit", async () => {
