@@ -2,8 +2,10 @@
  * A render worker process: builds its function runtime once from the operator's settings (never from
  * the repository), sent as its first message, then renders one package per message with the pure engine
  * and sends the result back. Started by `render-worker-slot.ts` for `render-pool.ts`, with a heap limit
- * and a scrubbed environment; it ends when the server does (its IPC channel closes).
+ * and a scrubbed environment; it ends when the server does: its IPC channel closes, or, when a render
+ * holds the event loop, a watchdog thread sees it was handed to another parent.
  */
+import { Worker } from "node:worker_threads";
 import { renderPackage } from "../engine/render.js";
 import type { RenderResult } from "../engine/types.js";
 import { gateFacts, type JudgedRenderResult } from "../lifecycle/gate-facts.js";
@@ -30,6 +32,35 @@ function runtimeOf(settings: WorkerSettings) {
 
 function reply(message: WorkerReply): void {
   if (process.connected) process.send?.(message);
+}
+
+/**
+ * The watchdog's source (a CommonJS thread): every `intervalMs`, once this process's parent is no longer
+ * `server` (the server died, even by SIGKILL, and the process was handed to init), it kills the
+ * worker's process group, itself included. A thread, because the main thread may be busy for long in
+ * one render and never see its IPC channel close.
+ */
+const WATCHDOG = `
+const { workerData: { server, worker, intervalMs } } = require("node:worker_threads");
+setInterval(() => {
+  if (process.ppid === server) return;
+  try { process.kill(-worker, "SIGKILL"); } catch { process.kill(worker, "SIGKILL"); }
+}, intervalMs);
+`;
+
+/** How often the watchdog checks that the server is still this worker's parent (ms). */
+const WATCHDOG_INTERVAL_MS = 500;
+
+/** Starts the watchdog thread (it does not keep this process alive by itself). */
+function watchServer(): void {
+  const watchdog = new Worker(WATCHDOG, {
+    eval: true,
+    workerData: { server: process.ppid, worker: process.pid, intervalMs: WATCHDOG_INTERVAL_MS },
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
+  });
+  // Without it the worker still renders, and still ends when its IPC channel closes.
+  watchdog.on("error", (err) => process.stderr.write(`porchlight render worker: no watchdog: ${err}\n`));
+  watchdog.unref();
 }
 
 let runtime: ReturnType<typeof createDefaultRuntime> | undefined;
@@ -71,5 +102,6 @@ process.on("message", (message: WorkerHello | WorkerRequest) => {
 // The server went away (even by SIGKILL): nothing is left to render for. (Exiting kills the groups of
 // the exec functions still running; a worker that is killed instead has them killed by the pool.)
 process.on("disconnect", () => process.exit(0));
+watchServer();
 // The pool kills the functions' groups with the worker (they lead groups of their own).
 reportProcessGroups((group, running) => reply({ group, running }));

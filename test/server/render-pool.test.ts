@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -181,6 +181,35 @@ describe("render pool (worker processes with budgets)", () => {
       expect(await until(() => sleeps(shutDown).length === 0, 1_000)).toBe(true);
     } finally {
       for (const pid of [overBudget, shutDown].flatMap((s) => sleeps(s))) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  it("ends a worker busy in a long render once its server is killed (it cannot see its IPC channel close)", {
+    timeout: 180_000,
+  }, async () => {
+    ensureBuiltCli();
+    const server = spawn(process.execPath, [path.join(repoRoot, "test/fixtures/workers/doomed-server.mjs")], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      server.stdout.on("data", (chunk: Buffer) => {
+        out += chunk;
+        if (out.includes("\n")) resolve(out.trim());
+      });
+      server.on("exit", (code) => reject(new Error(`the server exited (${code}) before its worker spun`)));
+    });
+    const workers = line.split(",").map(Number);
+    expect(workers).toHaveLength(1);
+    const worker = workers[0] as number;
+    try {
+      expect(alive(worker)).toBe(true);
+      server.kill("SIGKILL");
+      expect(await until(() => !alive(worker), 5_000)).toBe(true);
+    } finally {
+      server.kill("SIGKILL");
+      if (alive(worker)) process.kill(worker, "SIGKILL");
     }
   });
 
