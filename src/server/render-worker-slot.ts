@@ -146,7 +146,7 @@ export function spawnSlot(start: WorkerStart, events: SlotEvents): Slot {
     ready: false,
     gone: false,
   };
-  // A waiting render's timer keeps the process alive, not the worker.
+  // An idle worker does not keep the process alive; a render it holds does (`sendJob`).
   child.unref();
   child.channel?.unref();
   // A pipe to a child is a socket.
@@ -197,9 +197,13 @@ export function spawnSlot(start: WorkerStart, events: SlotEvents): Slot {
   return slot;
 }
 
-/** Hands the slot its render and sends it to the worker. */
+/**
+ * Hands the slot its render and sends it to the worker. Until it is taken off, the worker keeps the
+ * process alive (while it starts, no budget timer does).
+ */
 export function sendJob(slot: Slot, job: PoolJob): void {
   slot.job = job;
+  slot.child.ref();
   slot.child.send({ id: job.id, request: job.request } satisfies WorkerRequest);
 }
 
@@ -207,6 +211,7 @@ export function sendJob(slot: Slot, job: PoolJob): void {
 export function takeJob(slot: Slot): PoolJob | undefined {
   const job = slot.job;
   slot.job = undefined;
+  slot.child.unref();
   if (slot.timer) clearTimeout(slot.timer);
   slot.timer = undefined;
   return job;

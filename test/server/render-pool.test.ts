@@ -213,6 +213,16 @@ describe("render pool (worker processes with budgets)", () => {
     }
   });
 
+  it("keeps the process alive while a render waits for its worker to start", { timeout: 180_000 }, () => {
+    ensureBuiltCli();
+    const script = `import { createRenderPool } from ${JSON.stringify(pathToFileURL(path.join(repoRoot, "dist/src/server/render-pool.js")).href)};
+const pool = createRenderPool({ budget: { timeoutMs: 60000, memoryMb: 128, workers: 1, starlarkMaxSteps: 1 }, runtime: { allowExec: false, allowContainers: false }, workerUrl: new URL(${JSON.stringify(hostile.href)}), env: {}, starlark: { enabled: false, environment: {}, maxSteps: 1 } });
+const result = await pool.renderPackage({ files: new Map(), packageName: "ok" });
+process.stdout.write(String(result.ok));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(out).toBe("true");
+  });
+
   it("stops a render over the memory budget with a message naming the limit", async () => {
     const p = hostilePool({ memoryMb: 64, timeoutMs: 60_000 });
     const hog = await p.renderPackage({ files: new Map(), packageName: "hog" });
