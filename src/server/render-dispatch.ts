@@ -164,7 +164,10 @@ export class RenderDispatch implements SlotEvents {
         this.closed
           ? new RenderPoolClosedError()
           : new Error(
-              `porchlight: the render worker of package "${job.request.packageName}" exited (${code})`,
+              `porchlight: the render worker of package "${job.request.packageName}" exited (${code})${
+                // A broken installation or setting: every worker started ends so.
+                slot.ready ? "" : " while starting (its error is in the server's log)"
+              }`,
             ),
       );
     }

@@ -80,12 +80,16 @@ function workerEnvironment(env: Record<string, string | undefined>) {
   return { env: workerEnv, starlark };
 }
 
-function hostilePool(budget: Partial<typeof DEFAULT_RENDER_BUDGET>, events?: RenderPoolEvent[]) {
+function hostilePool(
+  budget: Partial<typeof DEFAULT_RENDER_BUDGET>,
+  events?: RenderPoolEvent[],
+  env: Record<string, string> = {},
+) {
   pool = createRenderPool({
     budget: { ...DEFAULT_RENDER_BUDGET, workers: 1, ...budget },
     runtime: { allowExec: false, allowContainers: false },
     workerUrl: hostile,
-    env: { PATH: "/usr/bin" },
+    env: { PATH: "/usr/bin", ...env },
     starlark: readEnvironment({}).server.starlark,
     onRender: (e) => events?.push(e),
   });
@@ -249,6 +253,19 @@ process.stdout.write(String(result.ok));`;
     );
     await expect(p.renderPackage({ files: new Map(), packageName: "exit" })).rejects.toThrow("exited (3)");
     expect((await p.renderPackage({ files: new Map(), packageName: "ok" })).ok).toBe(true);
+  });
+
+  it("says so when a worker cannot start, once per render (no restart loop)", async () => {
+    const events: RenderPoolEvent[] = [];
+    const p = hostilePool({ workers: 2 }, events, { HOSTILE_START: "exit" });
+    const renders = ["a", "b", "c"].map((name) => p.renderPackage({ files: new Map(), packageName: name }));
+    for (const [i, render] of renders.entries())
+      await expect(render).rejects.toThrow(
+        `the render worker of package "${"abc"[i]}" exited (4) while starting (its error is in the server's log)`,
+      );
+    expect(events.map((e) => e.outcome)).toEqual(["crash", "crash", "crash"]);
+    // Nothing is started again until a render asks.
+    expect(p.stats()).toEqual({ workers: 0, busy: 0, queued: 0 });
   });
 
   it("never lets an exec function see the server's secrets", { timeout: 180_000 }, async () => {
