@@ -93,7 +93,23 @@ export class RenderDispatch implements SlotEvents {
   private spawn(): Slot {
     const slot = spawnSlot(this.start, this);
     this.slots.add(slot);
+    // A worker that never loads would hold its render for good: no time budget runs before it has.
+    slot.timer = setTimeout(() => this.stuck(slot), this.start.startTimeoutMs);
     return slot;
+  }
+
+  /** The worker did not load in time: it is killed, its render fails (not the package's fault). */
+  private stuck(slot: Slot): void {
+    const job = this.retire(slot);
+    if (job) {
+      this.report(job, "crash");
+      job.reject(
+        new Error(
+          `porchlight: the render worker of package "${job.request.packageName}" did not start within ${this.start.startTimeoutMs} ms`,
+        ),
+      );
+    }
+    this.pump();
   }
 
   /** Removes a worker that timed out, ran out of memory or died; its render (if any) is returned. */
@@ -116,6 +132,8 @@ export class RenderDispatch implements SlotEvents {
   }
 
   ready(slot: Slot): void {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
     if (slot.job) this.startClock(slot, slot.job);
   }
 

@@ -40,6 +40,11 @@ export interface RenderPoolOptions {
   starlark: StarlarkSettings;
   /** The worker script; default the compiled `render-worker.js` beside this module. */
   workerUrl?: URL;
+  /**
+   * Time a worker may take to load, in ms (default {@link DEFAULT_WORKER_START_MS}); past it the worker is
+   * killed and its render rejects (a stuck start, not the package's fault).
+   */
+  startTimeoutMs?: number;
   /** Called once per render (metrics). */
   onRender?: (event: RenderPoolEvent) => void;
 }
@@ -57,6 +62,9 @@ export interface RenderPool {
   /** Terminates every worker; renders in flight or waiting reject with RenderPoolClosedError. */
   close(): Promise<void>;
 }
+
+/** How long a worker may take to load by default (ms): far more than it needs on a busy machine. */
+const DEFAULT_WORKER_START_MS = 30_000;
 
 /** The settings a worker is started with: the operator's runtime permissions and starlark limits. */
 function workerSettings(options: RenderPoolOptions): WorkerSettings {
@@ -98,6 +106,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       settings: workerSettings(options),
       env: { ...options.env },
       memoryMb: budget.memoryMb,
+      startTimeoutMs: options.startTimeoutMs ?? DEFAULT_WORKER_START_MS,
     },
     options.onRender,
   );

@@ -83,18 +83,22 @@ export interface Slot {
   groups: Set<number>;
   job: PoolJob | undefined;
   timer: NodeJS.Timeout | undefined;
-  /** The worker has loaded the engine (a render's time budget does not include start-up). */
+  /** The worker has loaded the engine (a render's time budget does not include start-up; `timer` bounds it). */
   ready: boolean;
   /** Retired: terminated (or terminating), never given another render. */
   gone: boolean;
 }
 
-/** How a worker is started: its script, settings, environment and old-generation heap limit (MiB). */
+/**
+ * How a worker is started: its script, settings, environment, old-generation heap limit (MiB) and the
+ * time it may take to load (ms).
+ */
 export interface WorkerStart {
   url: URL;
   settings: WorkerSettings;
   env: Record<string, string>;
   memoryMb: number;
+  startTimeoutMs: number;
 }
 
 /** What the pool does on a worker's events (its messages, a failure to start or reach it, its exit). */

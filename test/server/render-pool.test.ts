@@ -268,6 +268,24 @@ process.stdout.write(String(result.ok));`;
     expect(p.stats()).toEqual({ workers: 0, busy: 0, queued: 0 });
   });
 
+  it("fails the render of a worker that does not load in time, and stops that worker", async () => {
+    const events: RenderPoolEvent[] = [];
+    pool = createRenderPool({
+      budget: { ...DEFAULT_RENDER_BUDGET, workers: 1, timeoutMs: 60_000 },
+      runtime: { allowExec: false, allowContainers: false },
+      workerUrl: hostile,
+      env: { PATH: "/usr/bin", HOSTILE_START: "hang" },
+      starlark: readEnvironment({}).server.starlark,
+      startTimeoutMs: 1_000,
+      onRender: (e) => events.push(e),
+    });
+    await expect(pool.renderPackage({ files: new Map(), packageName: "ok" })).rejects.toThrow(
+      'the render worker of package "ok" did not start within 1000 ms',
+    );
+    expect(events.map((e) => e.outcome)).toEqual(["crash"]);
+    expect(pool.stats()).toEqual({ workers: 0, busy: 0, queued: 0 });
+  });
+
   it("never lets an exec function see the server's secrets", { timeout: 180_000 }, async () => {
     ensureBuiltCli();
     const secrets = { PRIVATE_KEY: "k", WEBHOOK_SECRET: "s", REDIS_URL: "redis://:p@h", GITHUB_TOKEN: "t" };
