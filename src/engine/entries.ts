@@ -4,10 +4,11 @@
  */
 import type { Document } from "yaml";
 import { INTERNAL_INDEX, INTERNAL_PATH, LEGACY_INDEX, LEGACY_PATH, SEQ_INDENT } from "../krm/annotations.js";
-import { annotationsNode, fieldValue, nodePathOf, setNodeAnnotations } from "../krm/annotations-node.js";
+import { annotationsNode, firstValue, nodePathOf, setNodeAnnotations } from "../krm/annotations-node.js";
 import { documentNode } from "../krm/document-node.js";
 import type { NodeParsedDocument, NodeParsedFile } from "../krm/yaml-io.js";
-import type { YNode } from "../yaml/node.js";
+import { Kind, type YNode } from "../yaml/node.js";
+import { documentScalarValue } from "../yaml/to-document.js";
 
 /** One resource in the engine's working set. */
 export interface Entry {
@@ -63,11 +64,32 @@ export function krmProblem(doc: Document): string | undefined {
 
 /** {@link krmProblem} on a document node. */
 export function krmNodeProblem(doc: YNode): string | undefined {
+  // The three fields as `fieldValue` reads them, the root mapping's keys scanned once.
+  const root = doc.content[0];
+  let apiVersion: YNode | undefined;
+  let kind: YNode | undefined;
+  let metadata: YNode | undefined;
+  if (root?.kind === Kind.Mapping) {
+    const c = root.content;
+    for (let i = 0; i + 1 < c.length; i += 2) {
+      const k = c[i];
+      if (k.kind !== Kind.Scalar) continue;
+      if (k.value === "apiVersion") apiVersion ??= c[i + 1];
+      else if (k.value === "kind") kind ??= c[i + 1];
+      else if (k.value === "metadata") metadata ??= c[i + 1];
+    }
+  }
   return krmFieldsProblem(
-    fieldValue(doc, ["apiVersion"]),
-    fieldValue(doc, ["kind"]),
-    fieldValue(doc, ["metadata", "name"]),
+    nodeValue(apiVersion),
+    nodeValue(kind),
+    nodeValue(metadata && firstValue(metadata, "name")),
   );
+}
+
+/** A field's node as `fieldValue` gives it: a scalar's value, a collection itself. */
+function nodeValue(node: YNode | undefined): unknown {
+  if (!node) return undefined;
+  return node.kind === Kind.Scalar ? documentScalarValue(node) : node;
 }
 
 function krmFieldsProblem(apiVersion: unknown, kind: unknown, name: unknown): string | undefined {

@@ -69,6 +69,8 @@ export function fieldValue(doc: YNode, path: readonly string[]): unknown {
   return node.kind === Kind.Scalar ? documentScalarValue(node) : node;
 }
 
+const TEXT_STYLES = Style.DoubleQuoted | Style.SingleQuoted | Style.Literal | Style.Folded;
+
 /** One annotation as a string (the Document version's `String(value)`), or undefined. */
 function annotationValue(ann: YNode | undefined, key: string): string | undefined {
   return scalarString(firstValue(ann, key));
@@ -77,6 +79,8 @@ function annotationValue(ann: YNode | undefined, key: string): string | undefine
 /** A scalar value node as the Document version's `String(value)` (null and collections: undefined). */
 function scalarString(node: YNode | undefined): string | undefined {
   if (!node || node.kind !== Kind.Scalar) return undefined;
+  // An untagged quoted or block scalar (what the engine writes) is its text.
+  if ((node.style & Style.Tagged) === 0 && (node.style & TEXT_STYLES) !== 0) return node.value;
   const value = documentScalarValue(node);
   if (value === null || value === undefined || typeof value === "object") return undefined;
   return String(value);

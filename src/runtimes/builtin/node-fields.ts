@@ -99,7 +99,16 @@ function memo<T>(compute: (text: string) => T): (text: string) => T {
   };
 }
 
-const readsAsString = memo((text) => typeof coreValue(text) === "string");
+const readsAsStringMemo = memo((text) => typeof coreValue(text) === "string");
+
+/** Whether a plain text reads as a string (the core schema's non-strings start with few characters). */
+function readsAsString(text: string): boolean {
+  const c = text.charCodeAt(0);
+  // a-z and A-Z but n, t, f, N, T, F (null, booleans): always a string.
+  const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  if (letter && c !== 110 && c !== 116 && c !== 102 && c !== 78 && c !== 84 && c !== 70) return true;
+  return readsAsStringMemo(text);
+}
 
 /** A plain scalar's text as the Document form reads it: its string, or null for a null. */
 const plainString = memo((text): string | null => {
@@ -287,8 +296,13 @@ export function setStringNode(holder: YNode, path: readonly string[], value: str
 
 /** The annotation's value, or undefined. */
 export function annotationNode(holder: YNode, key: string): string | undefined {
-  return nodeString(nodeAt(holder, ["metadata", "annotations", key]));
+  const ann = nodeAt(holder, ANNOTATIONS);
+  if (!ann || ann.kind !== Kind.Mapping) return undefined;
+  const i = fieldIndex(ann, key);
+  return i < 0 ? undefined : nodeString(ann.content[i]);
 }
+
+const ANNOTATIONS = ["metadata", "annotations"];
 
 /** kpt's local-config test: annotation `config.kubernetes.io/local-config` set and not "false". */
 export function isLocalConfigNode(holder: YNode): boolean {

@@ -61,7 +61,8 @@ class LabelSetter<H> {
       const existing = labels === undefined ? undefined : f.string(labels, [key]);
       const exists = labels !== undefined && (existing !== undefined || f.exists(labels, [key]));
       if ((exists && existing !== value) || (!exists && create)) {
-        const map = f.ensureMap(holder, path);
+        // The map found is what ensureMap would walk to; only a missing one is created.
+        const map = labels ?? f.ensureMap(holder, path);
         if (map !== undefined) {
           f.setMapString(map, key, value);
           labels = map;
