@@ -9,6 +9,23 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
+/**
+ * Keeps V8's young generation at the size it starts with (semi-spaces of 1 MiB). V8 doubles the
+ * semi-spaces after each scavenge that finds much alive, and a render's node trees are all alive
+ * while they are read: it grows them to their maximum (64 MiB each in a Node built without pointer
+ * compression), ~100 MiB of resident memory on 10,000 resources that nothing needs, as every node
+ * ends in the old generation anyway. The CPU time stays the same (more, smaller scavenges). The
+ * flag is read at each growth, so setting it while running takes effect (unlike
+ * `--max-semi-space-size`, read once at start). Process-wide; never throws.
+ */
+export function boundYoungGeneration(): void {
+  try {
+    setFlagsFromString("--semi-space-growth-factor=1");
+  } catch {
+    // a runtime without V8's flags only misses the bound
+  }
+}
+
 /** Heap used (bytes) below which nothing is collected. */
 const FLOOR = 128 * 2 ** 20;
 /** Growth over the heap left by the last collection that makes the next one worth its time. */

@@ -20,7 +20,7 @@ import {
   writeResourceFiles,
 } from "./fn-io.js";
 import { functionRunnerFromFlags } from "./function-runner-flags.js";
-import { createStepCollector } from "./heap.js";
+import { boundYoungGeneration, createStepCollector } from "./heap.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
 import { createProgress, type Progress } from "./progress.js";
@@ -107,6 +107,7 @@ async function renderFiles(
   functionRunner: FunctionRunnerSettings | undefined,
 ) {
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
+  boundYoungGeneration();
   const afterStep = createStepCollector();
   const runtime = createDefaultRuntime({
     allowExec: args.allowExec,
