@@ -19,19 +19,40 @@ type Ordered = Record<string, unknown>;
 export function goMarshal(value: Ordered): string {
   const keys = Object.keys(value);
   if (keys.length === 0 || sharesObjects(value)) return marshalWithDocument(value);
-  const out: Out = { text: "" };
+  const out: Out = { parts: [], chunks: [] };
   for (const key of keys) {
     const field = value[key];
     if (field === undefined) continue;
-    const before = out.text;
-    if (!emitPair(key, field, out)) out.text = before + marshalWithDocument({ [key]: field });
+    flush(out);
+    const before = out.chunks.length;
+    if (!emitPair(key, field, out)) {
+      out.parts.length = 0;
+      out.chunks.length = before;
+      out.chunks.push(marshalWithDocument({ [key]: field }));
+    }
   }
-  return out.text;
+  flush(out);
+  return out.chunks.join("");
 }
 
-/** The text written so far (a string grown by concatenation). */
+/**
+ * The text written so far: `parts` (pieces, most of them shared: indentations, key and scalar
+ * texts) joined into `chunks` a few thousand at a time. A status of tens of thousands of results is
+ * then neither a tree of partial strings nor one array of all its pieces (which a join would copy).
+ */
 interface Out {
-  text: string;
+  parts: string[];
+  chunks: string[];
+}
+
+/** Pieces joined at once (a chunk of about 20 KB of text). */
+const CHUNK_PARTS = 4096;
+
+/** Joins the pieces written into a chunk (the same `parts` array is reused). */
+function flush(out: Out): void {
+  if (out.parts.length === 0) return;
+  out.chunks.push(out.parts.join(""));
+  out.parts.length = 0;
 }
 
 /** Whether an object or array is reached twice (the `yaml` package would write an anchor and alias). */
@@ -141,36 +162,41 @@ function isPlainData(value: unknown): value is Ordered {
   return proto === Object.prototype || proto === null;
 }
 
-/** Indentations by depth (two spaces a level). */
+/** Indentations by depth (two spaces a level), and the same followed by a list item's dash. */
 const indents: string[] = [""];
+const dashes: string[] = ["-"];
 
 function indentAt(depth: number): string {
   while (indents.length <= depth) indents.push(`${indents[indents.length - 1]}  `);
   return indents[depth];
 }
 
+function dashAt(depth: number): string {
+  while (dashes.length <= depth) dashes.push(`${indentAt(dashes.length)}-`);
+  return dashes[depth];
+}
+
 /** Writes a top-level `key: value`; false when the value is not simple data (see `goMarshal`). */
 function emitPair(key: string, value: unknown, out: Out): boolean {
   const k = keyText(key);
   if (k === null) return false;
-  return emitValue(`${k}:`, true, value, 0, out);
+  out.parts.push(k, ":");
+  return emitValue(true, value, 0, out);
 }
 
 /**
- * Writes a value after `head` (`key:` when `keyed`, else a list item's dash); block collections go on
- * the next lines at `depth` + 1.
+ * Writes a value after its head, already in `out` (`key:` when `keyed`, else a list item's dash);
+ * block collections go on the next lines at `depth` + 1.
  */
-function emitValue(head: string, keyed: boolean, value: unknown, depth: number, out: Out): boolean {
+function emitValue(keyed: boolean, value: unknown, depth: number, out: Out): boolean {
+  const parts = out.parts;
   if (Array.isArray(value)) {
     if (value.length === 0) {
-      out.text += `${head} []\n`;
+      parts.push(" []\n");
       return true;
     }
-    if (keyed) {
-      out.text += `${head}\n`;
-      return emitItems(value, depth + 1, out);
-    }
-    return emitItems(value, depth + 1, out, head);
+    if (keyed) parts.push("\n");
+    return emitItems(value, depth + 1, out, !keyed);
   }
   if (isPlainData(value)) {
     let first = true;
@@ -180,29 +206,34 @@ function emitValue(head: string, keyed: boolean, value: unknown, depth: number, 
       if (item === undefined) continue;
       const k = keyText(key);
       if (k === null) return false;
-      if (first && keyed) out.text += `${head}\n`;
       // In a list item the first field follows the dash.
-      const lead = !keyed && first ? `${head} ${k}:` : `${inner}${k}:`;
+      if (first && !keyed) parts.push(" ", k, ":");
+      else {
+        if (first) parts.push("\n");
+        parts.push(inner, k, ":");
+      }
       first = false;
-      if (!emitValue(lead, true, item, depth + 1, out)) return false;
+      if (!emitValue(true, item, depth + 1, out)) return false;
+      if (parts.length >= CHUNK_PARTS) flush(out);
     }
-    if (first) out.text += `${head} {}\n`;
+    if (first) parts.push(" {}\n");
     return true;
   }
   if (value === undefined || (typeof value === "object" && value !== null)) return false;
   const text = scalarText(value);
   if (text === null) return false;
-  out.text += `${head} ${text}\n`;
+  parts.push(" ", text, "\n");
   return true;
 }
 
-/** Writes list items at `depth`; `head` (a parent item's dash) is prepended to the first one. */
-function emitItems(items: readonly unknown[], depth: number, out: Out, head?: string): boolean {
-  const dash = `${indentAt(depth)}-`;
+/** Writes list items at `depth`; with `inline` the first one follows a parent item's dash. */
+function emitItems(items: readonly unknown[], depth: number, out: Out, inline: boolean): boolean {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (item === undefined) return false;
-    if (!emitValue(i === 0 && head !== undefined ? `${head} -` : dash, false, item, depth, out)) return false;
+    out.parts.push(i === 0 && inline ? " -" : dashAt(depth));
+    if (!emitValue(false, item, depth, out)) return false;
+    if (out.parts.length >= CHUNK_PARTS) flush(out);
   }
   return true;
 }

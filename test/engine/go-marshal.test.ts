@@ -65,6 +65,20 @@ describe("goMarshal", () => {
     expect(goMarshal(data)).toBe(marshalWithDocument(data));
   });
 
+  it("writes thousands of pieces in order, and gives up on a long field without leaving any of it", () => {
+    const results = () =>
+      Array.from({ length: 1500 }, (_, i) => ({ message: `set ${i}`, file: { path: `f-${i % 7}.yaml` } }));
+    const data = {
+      first: { results: results() },
+      // Direct writing fails only at its last value (two lines): thousands of pieces were written.
+      second: { results: results(), last: "two\nlines" },
+      third: "end",
+    };
+    const text = goMarshal(data);
+    expect(text).toBe(marshalWithDocument(data));
+    expect(text.match(/set 1499\n/g)).toHaveLength(2);
+  });
+
   it("writes an object reached twice as the yaml package does (anchor and alias)", () => {
     const shared = { a: "1" };
     const data = { x: shared, y: [shared] };
