@@ -15,13 +15,14 @@ import { blankAt, isKeyLine, key, plainStart, plainValue } from "./scalars.js";
 export function mapping(c: Cursor, col: number): YNode {
   const b = c.code;
   const map = c.node(Kind.Mapping, MAP, "", c.pos, c.line, c.lineStart);
-  const content = map.content;
+  const mark = c.mark();
   for (;;) {
     const k = key(c);
     k.headComment = c.head;
     c.head = "";
     const v = mappingValue(c, col, k);
-    content.push(k, v);
+    c.add(k);
+    c.add(v);
     // yaml.v3 moves a value's foot comment to its key.
     if (c.foot !== "") k.footComment = footOf(c, v);
     if (c.atEnd) break;
@@ -29,6 +30,7 @@ export function mapping(c: Cursor, col: number): YNode {
     if (next < col) break;
     if (next > col || (b[c.pos] === DASH && blankAt(b, c.pos + 1))) throw BAIL;
   }
+  map.content = c.children(mark);
   return map;
 }
 
@@ -106,7 +108,7 @@ function footOf(c: Cursor, n: YNode): string {
 export function sequence(c: Cursor, col: number): YNode {
   const b = c.code;
   const seq = c.node(Kind.Sequence, SEQ, "", c.pos, c.line, c.lineStart);
-  const content = seq.content;
+  const mark = c.mark();
   for (;;) {
     c.pos++;
     const ch = c.skipSpaces();
@@ -121,7 +123,7 @@ export function sequence(c: Cursor, col: number): YNode {
     }
     item.headComment = head;
     if (c.foot !== "") item.footComment = footOf(c, item);
-    content.push(item);
+    c.add(item);
     if (c.atEnd) break;
     const next = c.column;
     if (next !== col || b[c.pos] !== DASH || !blankAt(b, c.pos + 1)) {
@@ -129,5 +131,6 @@ export function sequence(c: Cursor, col: number): YNode {
       break;
     }
   }
+  seq.content = c.children(mark);
   return seq;
 }

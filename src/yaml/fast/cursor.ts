@@ -75,6 +75,13 @@ export class Cursor {
   private peekFrom = -2;
   private peekAt = 0;
   private peekStart = 0;
+  /**
+   * The children of the collections being read, innermost last (`top` of them in use): each
+   * collection's content is cut from it at its end, an array of exactly its length, where pushing
+   * one by one leaves room for 16 more in every small mapping.
+   */
+  private readonly stack: YNode[] = [];
+  private top = 0;
 
   constructor(src: string, lineOffset: number) {
     this.src = src;
@@ -89,10 +96,27 @@ export class Cursor {
 
   /** A node placed at `pos` (1-based line and column, as the composer places nodes). */
   node(kind: Kind, tag: string, value: string, at: number, atLine: number, atLineStart: number): YNode {
-    const n = new YNode(kind, tag, value, []);
+    const n = new YNode(kind, tag, value);
     n.line = atLine + 1 + this.lineOffset;
     n.column = at - atLineStart + 1;
     return n;
+  }
+
+  /** Where the children of a collection begin on the stack (see {@link Cursor.children}). */
+  mark(): number {
+    return this.top;
+  }
+
+  /** Puts a child of the innermost collection on the stack. */
+  add(child: YNode): void {
+    this.stack[this.top++] = child;
+  }
+
+  /** The children added since `mark`, taken off the stack (an array of exactly their number). */
+  children(mark: number): YNode[] {
+    const out = this.stack.slice(mark, this.top);
+    this.top = mark;
+    return out;
   }
 
   /** Remembers that the line after the break at `from` starts at `start`, its content at `at`. */

@@ -67,7 +67,7 @@ function documentOf(c: Cursor): YNode {
   else if (isKeyLine(c)) root = mapping(c, c.column);
   else throw BAIL;
   if (!c.atEnd) throw BAIL;
-  doc.content.push(root);
+  doc.content = [root];
   doc.footComment = c.tail;
   return doc;
 }

@@ -136,6 +136,19 @@ export function plainValue(c: Cursor, indent: number): YNode {
   return n;
 }
 
+/** Plain keys read so far, each text once (the same few keys recur in every resource). */
+const keyTexts = new Map<string, string>();
+/** Keys kept at most: past it a key is its own copy again. */
+const KEY_TEXTS_MAX = 8192;
+
+/** `text`, or the equal string read as a key before (one copy of `metadata` for all resources). */
+function sharedKey(text: string): string {
+  const known = keyTexts.get(text);
+  if (known !== undefined) return known;
+  if (keyTexts.size < KEY_TEXTS_MAX && text.length <= 64) keyTexts.set(text, text);
+  return text;
+}
+
 /** A one-line plain or quoted key at `pos` and the `:` after it; `pos` moves past the `:`. */
 export function key(c: Cursor): YNode {
   const s = c.src;
@@ -155,7 +168,7 @@ export function key(c: Cursor): YNode {
     if (b[p] !== COLON) throw BAIL;
     let end = p;
     while (b[end - 1] === SP) end--;
-    const value = s.slice(start, end);
+    const value = sharedKey(s.slice(start, end));
     n = c.node(Kind.Scalar, plainTag(value), value, start, c.line, c.lineStart);
     c.pos = p;
   }
