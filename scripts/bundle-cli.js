@@ -3,7 +3,7 @@
 // several hundred. Dynamic imports stay separate chunks, so a command, a builtin function or execa
 // is still loaded only when used. bin/porchlight.js prefers the bundle while it is newer than
 // dist/src (a later tsc-only build falls back to the unbundled modules).
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,15 +28,19 @@ const builtinsByRequire = {
       names.has(args.path) && args.namespace !== "builtin-require"
         ? // One copy of the few-line shim per importing module: a shim shared by modules of
           // different chunks would become a chunk of its own, a file Node resolves and links.
-          { path: `${args.path}?${path.relative(root, args.importer)}`, namespace: "builtin-require" }
+          {
+            path: `${args.path}?${args.kind}?${path.relative(root, args.importer)}`,
+            namespace: "builtin-require",
+          }
         : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => {
-      const name = args.path.slice(0, args.path.indexOf("?"));
+      const [name, kind, importer] = args.path.split("?");
+      const named = kind === "import-statement" ? namedShim(name, path.join(root, importer)) : undefined;
       return {
         contents: lazyBuiltins.has(name.replace(/^node:/, ""))
           ? lazyModule(name)
-          : `module.exports = require(${JSON.stringify(name)});`,
+          : (named ?? `module.exports = require(${JSON.stringify(name)});`),
         loader: "js",
       };
     });
@@ -87,6 +91,48 @@ function lazyModule(name) {
     `for (const key of ${JSON.stringify(keys)}) {`,
     "  Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });",
     "}",
+  ].join("\n");
+}
+
+/**
+ * An ES-module shim for built-in `name` exporting what `importerFile` imports from it (its default
+ * and named imports), each read once from the required module. esbuild turns an ES import of a
+ * CommonJS shim into `__toESM`, which defines a getter per export of the module for every importing
+ * module (~0.2 ms each for `node:fs`, tens of them per start). Undefined (keep the CommonJS shim) for
+ * a namespace import, an import of an accessor property (which must stay lazy) and `process` (whose
+ * fields change).
+ */
+function namedShim(name, importerFile) {
+  if (name.replace(/^node:/, "") === "process") return undefined;
+  let source;
+  try {
+    source = readFileSync(importerFile, "utf8");
+  } catch {
+    return undefined;
+  }
+  const quoted = name.replace(/[/]/g, "\\/");
+  const names = new Set();
+  let withDefault = false;
+  for (const m of source.matchAll(new RegExp(`\\bimport\\s+([^;"']*?)\\s*from\\s*["']${quoted}["']`, "g"))) {
+    const clause = m[1];
+    if (clause.includes("*")) return undefined;
+    const braces = /\{([^}]*)\}/.exec(clause);
+    if (clause.replace(/\{[^}]*\}/, "").replace(/,/g, "").trim() !== "") withDefault = true;
+    for (const part of braces?.[1].split(",") ?? []) {
+      const imported = part.trim().split(/\s+as\s+/)[0];
+      if (imported) names.add(imported);
+    }
+  }
+  if (names.size === 0 && !withDefault) return undefined;
+  const real = buildRequire(name);
+  for (const key of names) {
+    const desc = Object.getOwnPropertyDescriptor(real, key);
+    if (!desc || !("value" in desc) || !/^[A-Za-z_$][\w$]*$/.test(key)) return undefined;
+  }
+  return [
+    `const m = require(${JSON.stringify(name)});`,
+    ...[...names].map((key) => `export const ${key} = m.${key};`),
+    withDefault ? "export default m;" : "",
   ].join("\n");
 }
 
