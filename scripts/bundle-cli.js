@@ -117,7 +117,10 @@ function namedShim(name, importerFile) {
     const clause = m[1];
     if (clause.includes("*")) return undefined;
     const braces = /\{([^}]*)\}/.exec(clause);
-    const defaultName = clause.replace(/\{[^}]*\}/, "").replace(/,/g, "").trim();
+    const defaultName = clause
+      .replace(/\{[^}]*\}/, "")
+      .replace(/,/g, "")
+      .trim();
     if (defaultName !== "") withDefault = true;
     for (const part of braces?.[1].split(",") ?? []) {
       const imported = part.trim().split(/\s+as\s+/)[0];
