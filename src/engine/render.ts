@@ -17,11 +17,12 @@ import { mergeRenderedCondition } from "../kptfile/conditions.js";
 import { KptfileError, readKptfile, toPlain } from "../kptfile/read.js";
 import type { Kptfile } from "../kptfile/schema.js";
 import { writeKptfileWithStatus } from "../kptfile/write.js";
-import { fieldValue } from "../krm/annotations-node.js";
+import { fieldValue, firstValue, pairIndex, rootMap } from "../krm/annotations-node.js";
 import { KrmignoreError } from "../krm/krmignore.js";
 import { buildPackageTree, type PackageNode } from "../krm/package-tree.js";
 import { utf8Problem } from "../krm/utf8.js";
 import { foldNodeDocumentComment } from "../krm/yaml-io.js";
+import { Kind, type YNode } from "../yaml/node.js";
 import { nodeToDocument } from "../yaml/to-document.js";
 import { attribute } from "./attribution.js";
 import type { Entry } from "./entries.js";
@@ -246,6 +247,22 @@ function isRootKptfile(entry: Entry): boolean {
   );
 }
 
+/**
+ * `read()` with the pair `status.renderStatus` taken out of the Kptfile document node `doc` (put back
+ * after): what a render writes anew need not be converted (a status can hold megabytes of results).
+ */
+function withoutRenderStatus<T>(doc: YNode, read: () => T): T {
+  const status = firstValue(rootMap(doc), "status");
+  const at = status?.kind === Kind.Mapping ? pairIndex(status, "renderStatus") : -1;
+  if (!status || at < 0) return read();
+  const pair = status.content.splice(at, 2);
+  try {
+    return read();
+  } finally {
+    status.content.splice(at, 0, ...pair);
+  }
+}
+
 /** Composes the stored files from the working set, the root Kptfile re-serialized with the status. */
 function store(
   h: Hydration,
@@ -263,8 +280,9 @@ function store(
   const composed = composeFiles({ files: original, entries: rest, parsed: h.parsed, inputFiles });
   let kptfile = withStatus.fallback;
   if (root) {
-    // The root Kptfile is read back as a Document once (its status is written by the Kptfile writer).
-    const clone = nodeToDocument(root.node);
+    // The root Kptfile is read back as a Document once (its status is written by the Kptfile writer),
+    // without the last render's report: the new status replaces it.
+    const clone = withoutRenderStatus(root.node, () => nodeToDocument(root.node));
     const meta = clone.getIn(["metadata", "annotations"]);
     if (meta) {
       for (const key of [

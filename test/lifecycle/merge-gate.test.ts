@@ -199,6 +199,9 @@ describe("merge gate", () => {
     expect(
       onlyRenderStatusDiffers(bytes(noStderr), bytes(noStderr.replace("exitCode: 0", "exitCode: 1"))),
     ).toBe(false);
+    // Text that is not one YAML document is never "the same render".
+    expect(onlyRenderStatusDiffers(bytes("a: [\n"), bytes("a: [\n"))).toBe(false);
+    expect(onlyRenderStatusDiffers(bytes(`${after}---\nx: 1\n`), bytes(`${after}---\nx: 1\n`))).toBe(false);
   });
 
   it("turns a passing render report into a failure with a merge gate section", () => {
