@@ -102,6 +102,9 @@ export async function runProcess(
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const sizes = { out: 0, err: 0 };
+    // How many bytes of stdout so far are the input's first bytes, while nothing else came.
+    let echo = 0;
+    let echoing = true;
     let done = false;
     const child = spawn(file, args, spawnOptions(options));
     const pid = child.pid;
@@ -123,12 +126,13 @@ export async function runProcess(
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
-      const bytes = Buffer.concat(out);
+      // An output that so far repeats the input is held as that length of the input, not as chunks.
+      const echoed = echoing && input !== undefined && echo === input.length;
+      const bytes = echoing ? input?.subarray(0, echo) : Buffer.concat(out);
       out.length = 0;
-      const echoed = input !== undefined && bytes.equals(input);
       input = undefined;
       resolve({
-        stdout: echoed ? options.input : bytes.toString("utf8"),
+        stdout: echoed ? options.input : (bytes?.toString("utf8") ?? ""),
         stderr: Buffer.concat(err).toString("utf8"),
         timedOut: false,
         overflow: false,
@@ -148,6 +152,16 @@ export async function runProcess(
       if (sizes[key] > options.maxBytes) {
         kill({ overflow: true });
         return;
+      }
+      if (key === "out" && echoing) {
+        // Still the input's next bytes: counted, not kept (a function that hands its input back
+        // costs no copy of it); at the first difference the echoed part becomes the first chunk.
+        if (input && chunk.equals(input.subarray(echo, echo + chunk.length))) {
+          echo += chunk.length;
+          return;
+        }
+        echoing = false;
+        if (input && echo > 0) chunks.push(input.subarray(0, echo));
       }
       chunks.push(chunk);
     };
