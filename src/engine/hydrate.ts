@@ -4,7 +4,7 @@
  * pipeline sees its own resources plus its subpackages' rendered resources (Kptfiles included).
  * Failures are thrown as kpt error chains (`KptError`); the working set keeps the partial state.
  */
-import { KptfileError, readKptfile } from "../kptfile/read.js";
+import { KptfileError, readKptfileData } from "../kptfile/read.js";
 import type { Kptfile } from "../kptfile/schema.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
@@ -48,7 +48,7 @@ export class Hydration implements HydrationContext {
     const file = joinPath(node.path, "Kptfile");
     const display = displayPkgPath(node.path);
     try {
-      const { kptfile } = readKptfile(file, this.options.text(file) ?? "");
+      const kptfile = readKptfileData(file, this.options.text(file) ?? "");
       this.kptfiles.set(node.path, kptfile);
     } catch (err) {
       if (!(err instanceof KptfileError)) throw err;

@@ -14,7 +14,7 @@
 
 import { decodeKptfileData } from "../kptfile/check.js";
 import { mergeRenderedCondition } from "../kptfile/conditions.js";
-import { KptfileError, readKptfile, toPlain } from "../kptfile/read.js";
+import { KptfileError, readKptfileData, toPlain } from "../kptfile/read.js";
 import type { Kptfile } from "../kptfile/schema.js";
 import { writeKptfileWithStatus } from "../kptfile/write.js";
 import { fieldValue, firstValue, pairIndex, rootMap } from "../krm/annotations-node.js";
@@ -131,7 +131,7 @@ function readRootKptfile(
   }
   let kptfile: Kptfile;
   try {
-    kptfile = readKptfile("Kptfile", rootText).kptfile;
+    kptfile = readKptfileData("Kptfile", rootText);
   } catch (err) {
     if (!(err instanceof KptfileError)) throw err;
     return { failure: failureBeforeRender(err.chainMessage("."), err.cliMessage(displayDir)) };

@@ -6,6 +6,9 @@
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Scalar } from "yaml";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
 import { parseYamlFile } from "../krm/yaml-io.js";
+import { readYamlStream } from "../yaml/index.js";
+import { Kind, Style, type YNode } from "../yaml/node.js";
+import { resolvePlain } from "../yaml/resolve.js";
 import { decodeKptfileData } from "./check.js";
 import { goTypeName, type Kptfile } from "./schema.js";
 
@@ -190,4 +193,67 @@ export function readKptfile(file: string, text: string): ReadKptfile {
   const doc = parsedFile.docs[0]?.doc;
   if (!doc) throw new KptfileError({ file, detail: "EOF" });
   return { doc, kptfile: decodeKptfile(file, doc, text) };
+}
+
+/** A node `nodePlain` leaves to the Document reading (an alias, a tag, a key that is not a scalar). */
+class NotPlain extends Error {}
+
+/**
+ * A node as {@link toPlain} gives the same YAML read as a `yaml` Document: mappings as objects (the
+ * last of repeated keys wins, null values left out), sequences as arrays, every scalar as its text
+ * (a plain number or boolean as written), a plain null as undefined. @throws NotPlain
+ */
+function nodePlain(n: YNode): unknown {
+  if (n.kind === Kind.Mapping) {
+    const out: Record<string, unknown> = {};
+    const c = n.content;
+    for (let i = 0; i + 1 < c.length; i += 2) {
+      const value = nodePlain(c[i + 1]);
+      if (value !== undefined) out[keyText(c[i])] = value;
+    }
+    return out;
+  }
+  if (n.kind === Kind.Sequence) return n.content.map(nodePlain);
+  if (n.kind !== Kind.Scalar || (n.style & Style.Tagged) !== 0 || n.anchor !== "") throw new NotPlain();
+  const plain = (n.style & (Style.DoubleQuoted | Style.SingleQuoted | Style.Literal | Style.Folded)) === 0;
+  return plain && resolvePlain(n.value) === "!!null" ? undefined : n.value;
+}
+
+/** A mapping key as `toPlain` names it: a string key's text, a plain null as "null". @throws NotPlain */
+function keyText(k: YNode): string {
+  if (k.kind !== Kind.Scalar || (k.style & Style.Tagged) !== 0) throw new NotPlain();
+  const quoted = (k.style & (Style.DoubleQuoted | Style.SingleQuoted | Style.Literal | Style.Folded)) !== 0;
+  if (quoted) return k.value;
+  const tag = resolvePlain(k.value);
+  if (tag === "!!null") return "null";
+  // A number or boolean key is named by its value there (`0x10` is "16"): left to the Document.
+  if (tag !== "!!str") throw new NotPlain();
+  return k.value;
+}
+
+/**
+ * The typed Kptfile of a Kptfile's text read with our YAML layer alone (no `yaml` Document: a rendered
+ * status can hold megabytes of results), when the text is one `kpt.dev/v1` Kptfile document that
+ * decodes cleanly and holds no alias, tag or non-string key; otherwise undefined. Never throws.
+ */
+export function kptfileFromNodes(text: string): Kptfile | undefined {
+  try {
+    const docs = readYamlStream(text);
+    const root = docs.length === 1 ? docs[0].node.content[0] : undefined;
+    const obj = root ? (nodePlain(root) as Record<string, unknown> | undefined) : undefined;
+    if (!obj || typeof obj !== "object" || obj.apiVersion !== "kpt.dev/v1" || obj.kind !== "Kptfile")
+      return undefined;
+    const parsed = decodeKptfileData(obj);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The typed Kptfile of a Kptfile's text, as `readKptfile(file, text).kptfile`: {@link kptfileFromNodes}
+ * when it reads it, else `readKptfile`, which words kpt's error. Throws `KptfileError`.
+ */
+export function readKptfileData(file: string, text: string): Kptfile {
+  return kptfileFromNodes(text) ?? readKptfile(file, text).kptfile;
 }
