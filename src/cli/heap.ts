@@ -9,6 +9,9 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
+/** Package size (bytes of its files) from which the young generation is kept at its starting size. */
+const BOUND_FROM_BYTES = 2 ** 20;
+
 /**
  * Keeps V8's young generation at the size it starts with (semi-spaces of 1 MiB). V8 doubles the
  * semi-spaces after each scavenge that finds much alive, and a render's node trees are all alive
@@ -16,9 +19,15 @@ import { runInNewContext } from "node:vm";
  * compression), ~100 MiB of resident memory on 10,000 resources that nothing needs, as every node
  * ends in the old generation anyway. The CPU time stays the same (more, smaller scavenges). The
  * flag is read at each growth, so setting it while running takes effect (unlike
- * `--max-semi-space-size`, read once at start). Process-wide; never throws.
+ * `--max-semi-space-size`, read once at start). Only for a package of 1 MiB of files or more (`files`:
+ * its path -> bytes). Process-wide; never throws.
  */
-export function boundYoungGeneration(): void {
+export function boundYoungGeneration(files: ReadonlyMap<string, Uint8Array>): void {
+  let bytes = 0;
+  for (const content of files.values()) bytes += content.length;
+  // A small package never grows the young generation much; setting a flag loads `node:v8`, which
+  // loads Node's streams stack (~10 ms of a small render's start).
+  if (bytes < BOUND_FROM_BYTES) return;
   try {
     setFlagsFromString("--semi-space-growth-factor=1");
   } catch {

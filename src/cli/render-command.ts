@@ -107,7 +107,7 @@ async function renderFiles(
   functionRunner: FunctionRunnerSettings | undefined,
 ) {
   const printer = createRenderPrinter({ write: err, truncate: args.truncateOutput });
-  boundYoungGeneration();
+  boundYoungGeneration(files);
   const afterStep = createStepCollector();
   const runtime = createDefaultRuntime({
     allowExec: args.allowExec,

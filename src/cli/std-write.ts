@@ -1,26 +1,59 @@
 /**
- * Writing to the process's standard output and error without `process.stdout` / `process.stderr`.
- * Creating those streams loads Node's streams stack and `net` (a pipe is a socket): about 10 ms of
- * CPU at the start of every command, more than a small package's whole render. A blocking write on
- * the descriptor writes the same bytes in the same order (on Linux the streams write pipes, files and
- * terminals synchronously too).
+ * Writing to the process's standard output and error without `process.stdout` / `process.stderr`
+ * where that is safe. Creating those streams loads Node's streams stack and `net` (a pipe is a
+ * socket): about 10 ms of CPU at the start of every command, more than a small package's whole
+ * render. A blocking write on the descriptor writes the same bytes in the same order (on Linux the
+ * streams write pipes, files and terminals synchronously too), but it must never wait: a process
+ * blocked in the kernel runs no signal handler, so a reader that stops reading would make it deaf to
+ * SIGTERM and Ctrl-C. So blocking writes go to a regular file, and to a pipe or socket only as much
+ * as its buffer surely holds; everything else goes through the stream, which queues what the reader
+ * does not take yet.
  */
 import { fstatSync, writeSync } from "node:fs";
 
 /**
- * Writes `text` (UTF-8) to descriptor 1 (stdout) or 2 (stderr). When the descriptor cannot take a
- * blocking write (a non-blocking pipe that is full, or an error such as a closed pipe) the rest goes
- * through the stream, which then does what it always did (buffers, or reports the error). Never throws
- * for a failed write the stream would not have thrown for.
+ * Linux's smallest pipe buffer (one page): blocking writes into a pipe, all descriptors together,
+ * stay below it, so none of them waits for a reader.
+ */
+const PIPE_BYTES = 4096;
+
+/** Bytes written so far with blocking writes into pipes and sockets (all descriptors). */
+let piped = 0;
+
+/** What descriptor 1 and 2 are, read once: a regular file, a pipe or socket, or other. */
+const kinds: Record<1 | 2, "file" | "pipe" | "other" | undefined> = { 1: undefined, 2: undefined };
+
+function kindOf(fd: 1 | 2): "file" | "pipe" | "other" {
+  let kind = kinds[fd];
+  if (kind === undefined) {
+    try {
+      const st = fstatSync(fd);
+      kind = st.isFile() ? "file" : st.isFIFO() || st.isSocket() ? "pipe" : "other";
+    } catch {
+      kind = "other";
+    }
+    kinds[fd] = kind;
+  }
+  return kind;
+}
+
+/**
+ * Writes `text` (UTF-8) to descriptor 1 (stdout) or 2 (stderr): with a blocking write where it cannot
+ * wait (see above), else — and from then on, so the order holds — through the stream. A blocking
+ * write that fails (a full non-blocking pipe, a closed one) hands the rest to the stream too, which
+ * then does what it always did (buffers, or reports the error).
  */
 function writeStd(fd: 1 | 2, text: string): void {
   if (text === "") return;
   const stream = () => (fd === 1 ? process.stdout : process.stderr);
-  if (viaStream[fd]) {
+  const bytes = viaStream[fd] ? undefined : Buffer.from(text, "utf8");
+  const kind = bytes ? kindOf(fd) : "other";
+  if (!bytes || kind === "other" || (kind === "pipe" && piped + bytes.length > PIPE_BYTES)) {
+    viaStream[fd] = true;
     stream().write(text);
     return;
   }
-  const bytes = Buffer.from(text, "utf8");
+  if (kind === "pipe") piped += bytes.length;
   let done = 0;
   try {
     while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
@@ -31,7 +64,7 @@ function writeStd(fd: 1 | 2, text: string): void {
   }
 }
 
-/** The descriptors whose writes go through the stream since a blocking write failed. */
+/** The descriptors whose writes go through the stream (since the first that could not be blocking). */
 const viaStream: Record<1 | 2, boolean> = { 1: false, 2: false };
 
 /**
