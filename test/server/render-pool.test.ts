@@ -259,10 +259,14 @@ process.stdout.write(String(result.ok));`;
     const events: RenderPoolEvent[] = [];
     const p = hostilePool({ workers: 2 }, events, { HOSTILE_START: "exit" });
     const renders = ["a", "b", "c"].map((name) => p.renderPackage({ files: new Map(), packageName: name }));
-    for (const [i, render] of renders.entries())
-      await expect(render).rejects.toThrow(
+    // Every render is awaited at once: one that fails while another is awaited is then not unhandled.
+    const settled = await Promise.allSettled(renders);
+    for (const [i, outcome] of settled.entries()) {
+      expect(outcome.status).toBe("rejected");
+      expect(String((outcome as PromiseRejectedResult).reason)).toContain(
         `the render worker of package "${"abc"[i]}" exited (4) while starting (its error is in the server's log)`,
       );
+    }
     expect(events.map((e) => e.outcome)).toEqual(["crash", "crash", "crash"]);
     // Nothing is started again until a render asks.
     expect(p.stats()).toEqual({ workers: 0, busy: 0, queued: 0 });
