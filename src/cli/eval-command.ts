@@ -29,9 +29,10 @@ import { functionRunnerFromFlags } from "./function-runner-flags.js";
 import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
 import { resultsFileText } from "./results-file.js";
+import { std } from "./std-write.js";
 
 const err = (text: string): void => {
-  process.stderr.write(text);
+  std.write(2, text);
 };
 
 /** kpt's checks before anything runs (`preRunE`, `validateOptionalFlags`, `getFunctionSpec`). */
@@ -68,8 +69,8 @@ async function writeEvalOutput(
   outDir: string | undefined,
 ): Promise<void> {
   const output = args.output ?? (args.pkgPath === "-" ? "stdout" : undefined);
-  if (output === "stdout") process.stdout.write(resourceListText(result.resources));
-  else if (output === "unwrap") process.stdout.write(unwrapText(result.resources));
+  if (output === "stdout") std.write(1, resourceListText(result.resources));
+  else if (output === "unwrap") std.write(1, unwrapText(result.resources));
   else if (outDir) {
     if (result.files) await writeResourceFiles(outDir, result.files, result.resourcePaths ?? []);
     else {
@@ -90,7 +91,7 @@ export async function runEval(argv: string[]): Promise<number> {
   try {
     args = parseEvalArgs(argv);
     if (args.help) {
-      process.stdout.write(EVAL_USAGE);
+      std.write(1, EVAL_USAGE);
       return 0;
     }
     checkArgs(args);

@@ -40,12 +40,12 @@ function kindOf(fd: 1 | 2): "file" | "pipe" | "other" {
 /**
  * Writes `text` (UTF-8) to descriptor 1 (stdout) or 2 (stderr): with a blocking write where it cannot
  * wait (see above), else — and from then on, so the order holds — through the stream. A blocking
- * write that fails (a full non-blocking pipe, a closed one) hands the rest to the stream too, which
- * then does what it always did (buffers, or reports the error).
+ * write that would wait (EAGAIN: a full non-blocking pipe) hands the rest to the stream too, which
+ * queues it; any other failure, here or in the stream, is the `failed` below.
  */
 function writeStd(fd: 1 | 2, text: string): void {
-  if (text === "") return;
-  const stream = () => (fd === 1 ? process.stdout : process.stderr);
+  if (text === "" || (fd === 2 && stderrFailed)) return;
+  const stream = () => streamOf(fd);
   const bytes = viaStream[fd] ? undefined : Buffer.from(text, "utf8");
   const kind = bytes ? kindOf(fd) : "other";
   if (!bytes || kind === "other" || (kind === "pipe" && piped + bytes.length > PIPE_BYTES)) {
@@ -57,7 +57,11 @@ function writeStd(fd: 1 | 2, text: string): void {
   let done = 0;
   try {
     while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-  } catch {
+  } catch (error) {
+    if (!retriable(error)) {
+      failed(fd, error);
+      return;
+    }
     // Whatever the stream holds must go out before any later write: it takes every later one too.
     viaStream[fd] = true;
     stream().write(bytes.subarray(done));
@@ -77,7 +81,45 @@ function stderrIfTerminal(): NodeJS.WriteStream | undefined {
   } catch {
     return undefined;
   }
-  return process.stderr.isTTY ? process.stderr : undefined;
+  const stream = streamOf(2);
+  return stream.isTTY ? stream : undefined;
+}
+
+/** Whether a failed blocking write may go on through the stream (it waits where the descriptor would block). */
+const retriable = (error: unknown) => (error as { code?: string }).code === "EAGAIN";
+
+/** Set once a write to stderr failed: later ones are dropped. */
+let stderrFailed = false;
+
+/** The streams whose `error` is heard (by `failed`). */
+const heard = new Set<1 | 2>();
+
+/** `process.stdout` or `process.stderr`, failures heard by `failed` instead of thrown as an unhandled `error`. */
+function streamOf(fd: 1 | 2): NodeJS.WriteStream {
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  if (!heard.has(fd)) {
+    heard.add(fd);
+    stream.on("error", (error) => failed(fd, error));
+  }
+  return stream;
+}
+
+/**
+ * A write that failed. Stderr: the command goes on without it (its exit code stays the command's).
+ * Stdout whose reader is gone (EPIPE, `| head -1`): exit at once and quietly with 141, the status of
+ * a process killed by SIGPIPE, as kpt is (Node ignores SIGPIPE, so the exit code stands in for it).
+ * Any other stdout failure (a full disk): the error on stderr, exit 1.
+ */
+function failed(fd: 1 | 2, error: unknown): void {
+  if (fd === 2) {
+    stderrFailed = true;
+    return;
+  }
+  const { code, message } = error as { code?: string; message?: string };
+  if (code === "EPIPE") process.exit(141);
+  const reason = (message ?? String(error)).replace(/^[A-Z]+: /, "").replace(/, write$/, "");
+  writeStd(2, `Error: cannot write to stdout: ${reason}\n`);
+  process.exit(1);
 }
 
 /**

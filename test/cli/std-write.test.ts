@@ -80,6 +80,30 @@ describe("the CLI's writes to stdout and stderr", () => {
     expect(streamed).toEqual(["b".repeat(200), "c"]);
   });
 
+  it("to stdout whose reader is gone (EPIPE) end the process with 141, nothing handed to the stream", async () => {
+    const std = await load();
+    const streamed = streamedToStderr();
+    const exit = vi.spyOn(process, "exit").mockImplementation(() => undefined as never);
+    failWith = "EPIPE";
+    std.write(1, "out\n");
+    expect(exit).toHaveBeenCalledWith(141);
+    expect(streamed).toEqual([]);
+  });
+
+  it("to stderr stop after one failed (a full disk): the later ones are dropped, the process goes on", async () => {
+    const std = await load();
+    const streamed = streamedToStderr();
+    const exit = vi.spyOn(process, "exit").mockImplementation(() => undefined as never);
+    failWith = "ENOSPC";
+    std.write(2, "first\n");
+    failWith = undefined;
+    std.write(2, "second\n");
+    std.write(1, "out\n");
+    expect(exit).not.toHaveBeenCalled();
+    expect(streamed).toEqual([]);
+    expect(writes).toEqual([{ fd: 1, text: "out\n" }]);
+  });
+
   it("go to a terminal through the stream", async () => {
     kind = "tty";
     const std = await load();
