@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { Document, isMap, isSeq, parseAllDocuments, Scalar, YAMLMap } from "yaml";
 import { krmProblem } from "../engine/entries.js";
 import { INTERNAL_INDEX, LEGACY_INDEX, SEQ_INDENT, setAnnotations } from "../krm/annotations.js";
+import { isNullDocument } from "../krm/yaml-chunks.js";
 import { deriveSeqIndentStyle } from "../krm/yaml-io.js";
 
 /** A usage problem, printed as kpt prints cobra's errors (`error: ...`). */
@@ -46,7 +47,7 @@ export async function readFnConfig(file: string): Promise<Document> {
   const text = await readFile(file, "utf8").catch(() => undefined);
   if (text === undefined) throw new UsageError(`missing function config file: ${file}`);
   const docs = parseAllDocuments(text);
-  const list = (Array.isArray(docs) ? docs : []).filter((d) => d.contents !== null);
+  const list = (Array.isArray(docs) ? docs : []).filter((d) => d.errors.length > 0 || !isNullDocument(d));
   const bad = list.find((d) => d.errors.length > 0);
   if (bad)
     throw new UsageError(`failed to read functionConfig ${JSON.stringify(file)}: ${bad.errors[0].message}`);
@@ -65,7 +66,10 @@ export async function readFnConfig(file: string): Promise<Document> {
  * document annotated with its index as kyaml's ByteReader annotates it.
  */
 export function stdinResources(text: string): Document[] {
-  const docs = (parseAllDocuments(text) as Document[]).filter((d) => d.contents !== null);
+  // Empty documents (`---` twice, a leading `---`, only a comment, `null`) are skipped, as kyaml skips them.
+  const docs = (parseAllDocuments(text) as Document[]).filter(
+    (d) => d.errors.length > 0 || !isNullDocument(d),
+  );
   const bad = docs.find((d) => d.errors.length > 0);
   if (bad) throw new UsageError(`failed to read the input: ${bad.errors[0].message}`);
   if (docs.length === 1) {

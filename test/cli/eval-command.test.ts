@@ -5,7 +5,7 @@
  * Also `fn render` (an alias of render) and `fn list` (the builtin registry).
  */
 import { execFileSync } from "node:child_process";
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -84,6 +84,14 @@ describe("porchlight fn eval", () => {
     expect(await read(dir, "labels-config.yaml")).toBe(
       "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: labels\n  labels:\n    team: blue\nlabels:\n  team: blue\n",
     );
+  });
+
+  it("reads a --fn-config file with empty documents around its one config, as kpt does", async () => {
+    const dir = await fixture();
+    const config = path.join(work, "labels.yaml");
+    await writeFile(config, `---\n---\n${await read(dir, "labels-config.yaml")}---\n`);
+    expect(await main(["fn", "eval", dir, "-i", "set-labels", "--fn-config", config])).toBe(0);
+    expect(await read(dir, "app.yaml")).toContain("  name: web\n  labels:\n    team: blue\n");
   });
 
   it("runs with --fn-config on the resources the selectors match only", async () => {
@@ -227,6 +235,27 @@ describe("porchlight fn eval - (stdin)", () => {
     expect(unwrapped).toMatch(
       /^# the app\napiVersion: apps\/v1\nkind: Deployment\nmetadata:\n {2}name: web\n {2}annotations:\n {4}a: b\n/,
     );
+  }, 60_000);
+
+  it("skips empty documents on stdin (a leading `---`, `---` twice, only a comment, `null`), as kpt does", () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+    const evalStdin = (input: string) =>
+      execFileSync(process.execPath, [cli, "fn", "eval", "-", "--exec", "cat"], {
+        input,
+        encoding: "utf8",
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+    const clean = evalStdin(`${cm("a")}---\n${cm("b")}`);
+    expect(clean).toContain(
+      "    name: b\n    annotations:\n      internal.config.kubernetes.io/index: '1'\n",
+    );
+    for (const input of [
+      `---\n${cm("a")}---\n${cm("b")}`,
+      `${cm("a")}---\n---\n${cm("b")}`,
+      `---\n---\n${cm("a")}---\n\n---\n# only a comment\n---\nnull\n---\n~\n---\n${cm("b")}---\n`,
+    ]) {
+      expect(evalStdin(input)).toBe(clean);
+    }
   }, 60_000);
 
   it("an exec function's items come back as kpt writes them: no annotations map added, numbers as written", () => {
