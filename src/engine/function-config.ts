@@ -7,6 +7,7 @@
 import { Document, parseAllDocuments, Scalar, YAMLMap } from "yaml";
 import type { KptFunction, Kptfile } from "../kptfile/schema.js";
 import { compileRe2 } from "../krm/re2.js";
+import { isNullDocument } from "../krm/yaml-chunks.js";
 import { goStringStyle } from "../yaml/go-style.js";
 import { kptfileFieldError } from "./errors.js";
 import type { StepOrigin } from "./function-runtime.js";
@@ -143,7 +144,7 @@ function invalidConfigPath(
     );
   }
   const docs = parseAllDocuments(text);
-  const list = Array.isArray(docs) ? docs.filter((d) => d.contents !== null) : [];
+  const list = Array.isArray(docs) ? docs.filter((d) => d.errors.length > 0 || !isNullDocument(d)) : [];
   if (list.some((d) => d.errors.length > 0)) {
     return fieldError(
       `failed to read functionConfig from path ${JSON.stringify(configPath)}: ${list.flatMap((d) => d.errors)[0].message.split("\n")[0]}`,

@@ -9,6 +9,7 @@ import { Document, parseAllDocuments } from "yaml";
 import { nodePathOf } from "../krm/annotations-node.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import type { FunctionResult } from "../krm/resource-list.js";
+import { isNullDocument } from "../krm/yaml-chunks.js";
 import { nodeToDocument } from "../yaml/to-document.js";
 import type { Entry } from "./entries.js";
 import { KptError, kptfileFieldError, PlainCause } from "./errors.js";
@@ -272,5 +273,5 @@ function stepFunctionConfig(
   if (current) return nodeToDocument(current.node);
   const text = ctx.options.text(joinPath(run.node.path, cleanPath(configPath)));
   if (text === undefined) return undefined;
-  return parseAllDocuments(text).find((d) => d.contents !== null) as Document | undefined;
+  return parseAllDocuments(text).find((d) => !isNullDocument(d)) as Document | undefined;
 }

@@ -111,6 +111,15 @@ describe("Kptfile validation before rendering", () => {
     );
   });
 
+  it("reads a functionConfig file with empty documents around its one config, as kpt does", async () => {
+    const base = await loadFixture("fnconfig");
+    const config = fileText(base, "config/labels.yaml");
+    const files = withFile(base, "config/labels.yaml", `---\n---\n${config}---\n\n---\n`);
+    const result = await renderPackage({ files, runtime: testRuntime(), packageName: "fnconfig" });
+    expect(result.cliError).toBeUndefined();
+    expect(fileText(result.files, "resources.yaml")).toContain("    owner: platform\n");
+  });
+
   it("records an invalid subpackage Kptfile in the root status", async () => {
     const base = await loadFixture("app");
     const files = withFile(
