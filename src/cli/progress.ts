@@ -39,7 +39,7 @@ export function createProgress(
   };
   const show = (text: string, force = false) => {
     if (!force && shown && now() - last < intervalMs) return;
-    const width = Math.max(20, (stream.columns ?? 80) - 1);
+    const width = Math.max(20, (stream.columns || 80) - 1); // 0 columns (some ptys, CI): unknown
     stream.write(`\r\x1b[K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
     shown = true;
     last = now();

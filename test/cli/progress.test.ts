@@ -41,6 +41,15 @@ describe("createProgress", () => {
       "\r\x1b[K",
     ]);
   });
+
+  it("takes a terminal that reports 0 columns (some ptys and CI) as one of unknown width, 80", () => {
+    const writes: string[] = [];
+    for (const columns of [0, undefined]) {
+      const p = createProgress({ isTTY: true, columns, write: (s: string) => writes.push(s) });
+      p.show("x".repeat(100));
+    }
+    expect(writes).toEqual([`\r\x1b[K${"x".repeat(78)}…`, `\r\x1b[K${"x".repeat(78)}…`]);
+  });
 });
 
 describe("porchlight render on a terminal", () => {
