@@ -12,7 +12,15 @@ import { emitDirect } from "./emit/direct.js";
 import { E, type Ev, EventCursor } from "./emit/events.js";
 import { flowMappingKey, flowMappingValue, flowSequenceItem } from "./emit/flow.js";
 import { analyzeEvent, emitNode } from "./emit/node.js";
-import { type EmitOptions, Emitter, putBreak, S, writeIndent, writeIndicator } from "./emit/output.js";
+import {
+  type EmitOptions,
+  Emitter,
+  emittedText,
+  putBreak,
+  S,
+  writeIndent,
+  writeIndicator,
+} from "./emit/output.js";
 import type { YNode } from "./node.js";
 
 export type { EmitOptions } from "./emit/output.js";
@@ -145,5 +153,5 @@ export function emitDocumentEvents(doc: YNode, options: EmitOptions = {}): strin
     analyzeEvent(em, cursor.ev);
     machine(em, cursor.ev);
   }
-  return em.out;
+  return emittedText(em);
 }

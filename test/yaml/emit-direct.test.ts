@@ -230,6 +230,31 @@ describe("the direct writer against the event machine", () => {
     }
   });
 
+  it("writes a document of several 64 Ki pieces (each flattened on its own) to the same bytes", () => {
+    // A ResourceList-sized list of mappings, with a long mapping of mappings inside one item.
+    const item = (i: number) => {
+      const [doc] = parseStream(
+        `# item ${i}\nkind: K\nmetadata:\n  name: n-${i} # c\nspec:\n  - a: [1, 2]\n    b: |\n      t\n`,
+      );
+      return doc.content[0];
+    };
+    const items = Array.from({ length: 3000 }, (_, i) => item(i));
+    const wide = new YNode(Kind.Mapping, "!!map", "", []);
+    for (let i = 0; i < 3000; i++) wide.content.push(scalar(`k${i}`), item(i));
+    items.push(wide);
+    const root = new YNode(Kind.Mapping, "!!map", "", [
+      scalar("items"),
+      new YNode(Kind.Sequence, "!!seq", "", items),
+    ]);
+    const doc = new YNode(Kind.Document, "", "", [root]);
+    for (const compactSeq of [true, false]) {
+      const options = { compactSeq, indent: 2 };
+      const direct = emitDirect(doc, options);
+      expect(direct?.length).toBeGreaterThan(4 * 65536);
+      expect(direct).toBe(emitDocumentEvents(doc, options));
+    }
+  });
+
   it("leaves deep nesting to the machine (no deeper recursion than before)", () => {
     let node = scalar("leaf");
     for (let i = 0; i < 400; i++) node = new YNode(Kind.Mapping, "!!map", "", [scalar(`k${i % 3}`), node]);

@@ -28,6 +28,8 @@ import { processScalar, scalarKeyFits, utf8Length } from "./node.js";
 import {
   type EmitOptions,
   Emitter,
+  emittedText,
+  flushLarge,
   increaseIndent,
   popIndent,
   popState,
@@ -57,7 +59,7 @@ export function emitDirect(doc: YNode, options: EmitOptions): string | undefined
     if (err === GIVE_UP) return undefined;
     throw err;
   }
-  return em.out;
+  return emittedText(em);
 }
 
 /** The per-event reset and comments of yaml.v3's `yaml_emitter_analyze_event` (no anchor, no tag). */
@@ -370,7 +372,10 @@ function writeValue(em: Emitter, v: YNode, simple: boolean, depth: number): void
   emitNode(em, v, asked, true, false);
   processLineComment(em, false);
   processFootComment(em);
-  if (asked < 0) writeBody(em, v, false, depth + 1);
+  if (asked < 0) {
+    writeBody(em, v, false, depth + 1);
+    flushLarge(em);
+  }
 }
 
 /** A block sequence's items (`yaml_emitter_emit_block_sequence_item`), then its end. */
@@ -400,7 +405,10 @@ function writeSequence(em: Emitter, s: YNode, noFoot: boolean, depth: number): v
     emitNode(em, x, asked, false, false);
     processLineComment(em, false);
     processFootComment(em);
-    if (asked < 0) writeBody(em, x, false, depth + 1);
+    if (asked < 0) {
+      writeBody(em, x, false, depth + 1);
+      flushLarge(em);
+    }
   }
   analyzeComments(em, "", s.lineComment, noFoot ? "" : s.footComment, "");
   popIndent(em);

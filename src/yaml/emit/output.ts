@@ -38,7 +38,10 @@ export interface EmitOptions {
 
 /** yaml.v3's `yaml_emitter_t`: what the state functions read and write while one document is written. */
 export class Emitter {
+  /** The text written since the last {@link flushLarge} (a rope V8 builds from the appends). */
   out = "";
+  /** The text written before `out`, in flat pieces. */
+  readonly chunks: string[] = [];
   /** The event source (null for the direct writer, which walks nodes itself). */
   readonly cursor: EventCursor | null;
   state = S.DocumentStart;
@@ -125,6 +128,28 @@ export function writeBreakChar(em: Emitter, s: string, i: number): void {
     em.column = 0;
     em.indention = true;
   }
+}
+
+/** Characters of `out` from which {@link flushLarge} moves it to `chunks`. */
+const CHUNK = 65536;
+
+/**
+ * Moves `out` to `chunks` as a flat string once it holds 64 Ki characters (the direct writer calls
+ * it after each collection item or value). V8 builds `out += s` as a tree of ~20-byte cons cells,
+ * one per append: over a ResourceList they outweighed the text ~8 to 1 and lived (reached from
+ * `out`) until the text was read, so young collections promoted them. Flattened, they die young.
+ */
+export function flushLarge(em: Emitter): void {
+  if (em.out.length < CHUNK) return;
+  const s = em.out;
+  s.charCodeAt(0); // flattens the rope (V8 flattens a cons string to index it)
+  em.chunks.push(s);
+  em.out = "";
+}
+
+/** Everything the emitter wrote, as one string. */
+export function emittedText(em: Emitter): string {
+  return em.chunks.length === 0 ? em.out : em.chunks.join("") + em.out;
 }
 
 /** yaml.v3's `yaml_emitter_write_indent` (with kyaml's blank line after a foot comment). */
