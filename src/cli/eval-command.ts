@@ -20,13 +20,14 @@ import { argsFunctionConfig, readFnConfig, readStdin, stdinResources, UsageError
 import { saveFunctionToKptfile } from "./eval-save.js";
 import {
   ensureResultsDir,
+  outputDirProblem,
   resolvePackage,
   resourceListText,
   unwrapText,
   writeResourceFiles,
 } from "./fn-io.js";
 import { functionRunnerFromFlags } from "./function-runner-flags.js";
-import { exists, readPackageDir, writePackageDir } from "./package-dir.js";
+import { readPackageDir, writePackageDir } from "./package-dir.js";
 import { createRenderPrinter } from "./printer.js";
 import { resultsFileText } from "./results-file.js";
 import { std } from "./std-write.js";
@@ -111,11 +112,8 @@ export async function runEval(argv: string[]): Promise<number> {
 async function evalPlaces(args: EvalArgs) {
   const toDir = args.output !== undefined && args.output !== "stdout" && args.output !== "unwrap";
   const outDir = toDir ? path.resolve(args.output!) : undefined;
-  if (outDir && (await exists(outDir))) {
-    throw new UsageError(
-      `directory ${JSON.stringify(args.output)} already exists, please delete the directory and retry`,
-    );
-  }
+  const outProblem = toDir ? outputDirProblem(args.output!) : undefined;
+  if (outProblem) throw new UsageError(outProblem);
   if (args.resultsDir !== undefined) {
     const problem = await ensureResultsDir(args.resultsDir);
     if (problem) throw new UsageError(problem);

@@ -52,6 +52,35 @@ function notAFile(dir: string, isDirectory: boolean): string {
   );
 }
 
+/**
+ * Why `-o <dir>` cannot be written, checked before anything runs: it exists (kpt's words), or a
+ * parent of it is not a directory. Undefined when it can be.
+ */
+export function outputDirProblem(output: string): string | undefined {
+  if (lstatOrUndefined(path.resolve(output))) {
+    return `directory ${JSON.stringify(output)} already exists, please delete the directory and retry`;
+  }
+  const blocked = blockingParent(output);
+  return blocked && `cannot create the output directory ${JSON.stringify(output)}: ${blocked}`;
+}
+
+/** `"<parent>" is a file, not a directory` for the nearest existing parent of `p` when it is no directory. */
+function blockingParent(p: string): string | undefined {
+  for (let parent = path.dirname(p); ; parent = path.dirname(parent)) {
+    let info: ReturnType<typeof statSync> | undefined;
+    try {
+      info = statSync(path.resolve(parent));
+    } catch {
+      // missing (or unreadable): look further up
+    }
+    if (info?.isDirectory()) return undefined;
+    if (info) {
+      return `${JSON.stringify(parent)} ${info.isFile() ? "is a file, not a directory" : "is not a directory"}`;
+    }
+    if (path.dirname(parent) === parent) return undefined;
+  }
+}
+
 /** kpt creates `--results-dir` before rendering; a path that is not a directory fails first. */
 export async function ensureResultsDir(dir: string): Promise<string | undefined> {
   try {
@@ -118,7 +147,12 @@ export async function writeResourceFiles(
     const bytes = files.get(rel);
     if (!bytes) continue;
     const target = path.join(outDir, rel);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, bytes);
+    try {
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, bytes);
+    } catch (e) {
+      const why = blockingParent(target) ?? (e as Error).message;
+      throw new Error(`cannot write the output file ${JSON.stringify(target)}: ${why}`);
+    }
   }
 }

@@ -14,6 +14,7 @@ import { createDefaultRuntime } from "../runtimes/default.js";
 import type { FunctionRunnerSettings } from "../runtimes/function-runner/function-runner-runtime.js";
 import {
   ensureResultsDir,
+  outputDirProblem,
   resolvePackage,
   resourceListText,
   unwrapText,
@@ -83,10 +84,9 @@ async function prepareRender(argv: string[], usage: string): Promise<Prepared> {
   const pkgDir = await resolvePackage(args.pkgPath);
   const toDir = args.output !== undefined && args.output !== "stdout" && args.output !== "unwrap";
   const outDir = toDir ? path.resolve(args.output!) : undefined;
-  if (outDir && (await exists(outDir))) {
-    err(
-      `Error: directory ${JSON.stringify(args.output)} already exists, please delete the directory and retry\n`,
-    );
+  const outProblem = toDir ? outputDirProblem(args.output!) : undefined;
+  if (outProblem) {
+    err(`Error: ${outProblem}\n`);
     return { exit: 1 };
   }
   if (args.resultsDir !== undefined) {

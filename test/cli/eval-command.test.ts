@@ -86,6 +86,17 @@ describe("porchlight fn eval", () => {
     );
   });
 
+  it("refuses an -o directory below a file before the function runs, naming the file", async () => {
+    const dir = await fixture();
+    const file = path.join(dir, "app.yaml");
+    const before = await read(dir, "app.yaml");
+    expect(await main(["fn", "eval", dir, "-i", "set-labels", "-o", `${file}/sub`, "--", "a=b"])).toBe(1);
+    expect(stderr).toBe(
+      `error: cannot create the output directory ${JSON.stringify(`${file}/sub`)}: ${JSON.stringify(file)} is a file, not a directory\n`,
+    );
+    expect(await read(dir, "app.yaml")).toBe(before);
+  });
+
   it("reads a --fn-config file with empty documents around its one config, as kpt does", async () => {
     const dir = await fixture();
     const config = path.join(work, "labels.yaml");

@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { writeResourceFiles } from "../../src/cli/fn-io.js";
 import { main } from "../../src/cli/main.js";
 import { std } from "../../src/cli/std-write.js";
 import { fixturesDir } from "../engine/helpers.js";
@@ -90,6 +91,26 @@ describe("porchlight render", () => {
     expect(await main(["render", dir, "-o", out])).toBe(1);
     expect(stderr).toContain(
       `directory ${JSON.stringify(out)} already exists, please delete the directory and retry`,
+    );
+  });
+
+  it("refuses an -o directory below a file before rendering, naming the file", async () => {
+    const dir = await copyFixture("cli-basic");
+    const file = path.join(work, "notes.txt");
+    await writeFile(file, "x\n");
+    expect(await main(["render", dir, "-o", path.join(file, "sub", "out")])).toBe(1);
+    expect(stderr).toBe(
+      `Error: cannot create the output directory ${JSON.stringify(path.join(file, "sub", "out"))}: ${JSON.stringify(file)} is a file, not a directory\n`,
+    );
+    expect(await readFile(file, "utf8")).toBe("x\n");
+  });
+
+  it("names the output file when writing it fails all the same", async () => {
+    const file = path.join(work, "notes.txt");
+    await writeFile(file, "x\n");
+    const files = new Map([["a.yaml", new TextEncoder().encode("a: 1\n")]]);
+    await expect(writeResourceFiles(file, files, ["a.yaml"])).rejects.toThrow(
+      `cannot write the output file ${JSON.stringify(path.join(file, "a.yaml"))}: ${JSON.stringify(file)} is a file, not a directory`,
     );
   });
 
