@@ -62,23 +62,29 @@ export function plainStart(b: Codes, p: number): boolean {
   }
 }
 
-/** Plain text on one line: up to a line break, a `:` before a blank or the end, or ` #`. */
-const PLAIN_LINE = /(?:[^\n: ]|:(?=[^ \n])| (?!#))*/y;
-
-/** Where the plain text on one line from `p` stops: a line break or the end, `:` before a blank, ` #`. */
-function plainRun(s: string, p: number): number {
-  PLAIN_LINE.lastIndex = p;
-  PLAIN_LINE.test(s);
-  return PLAIN_LINE.lastIndex;
+/**
+ * Where the plain text on one line from `p` stops: a line break or the end, `:` before a blank or
+ * the end, or ` #` (the regex `(?:[^\n: ]|:(?=[^ \n])| (?!#))*` from `p`, as a loop over the codes).
+ */
+function plainRun(b: Codes, p: number): number {
+  const n = b.length;
+  for (; p < n; p++) {
+    const ch = b[p];
+    if (ch === LF) return p;
+    if (ch === COLON) {
+      const d = b[p + 1];
+      if (p + 1 === n || d === SP || d === LF) return p;
+    } else if (ch === SP && b[p + 1] === HASH) return p;
+  }
+  return p;
 }
 
 /**
  * The end (exclusive, trailing spaces cut) of plain text on one line from `p`, stopping at the
  * line's end or at ` #`; bails on `: ` (a mapping value yaml.v3 would refuse or read as a key).
- * One native search: cold, the engine's regex runs far faster than a loop per char.
  */
-function plainLineEnd(s: string, b: Codes, p: number): number {
-  let end = plainRun(s, p);
+function plainLineEnd(b: Codes, p: number): number {
+  let end = plainRun(b, p);
   if (b[end] === COLON) throw BAIL;
   while (end > p && b[end - 1] === SP) end--;
   return end;
@@ -93,7 +99,7 @@ export function plainValue(c: Cursor, indent: number): YNode {
   const b = c.code;
   const start = c.pos;
   const n = c.node(Kind.Scalar, "", "", start, c.line, c.lineStart);
-  let end = plainLineEnd(s, b, start);
+  let end = plainLineEnd(b, start);
   let value = s.slice(start, end);
   let p = end;
   while (b[p] === SP) p++;
@@ -119,7 +125,7 @@ export function plainValue(c: Cursor, indent: number): YNode {
         if (blanks === 0 && q < c.len) c.peek(p, q, ls);
         break;
       }
-      end = plainLineEnd(s, b, q);
+      end = plainLineEnd(b, q);
       let r = end;
       while (b[r] === SP) r++;
       if (r < c.len && b[r] !== LF) throw BAIL;
@@ -136,17 +142,37 @@ export function plainValue(c: Cursor, indent: number): YNode {
   return n;
 }
 
-/** Plain keys read so far, each text once (the same few keys recur in every resource). */
-const keyTexts = new Map<string, string>();
-/** Keys kept at most: past it a key is its own copy again. */
-const KEY_TEXTS_MAX = 8192;
+/** Slots of the table of plain keys read so far (a power of two; at most half are filled). */
+const KEY_SLOTS = 1 << 14;
+/** Plain keys read so far, each text once (the same few keys recur in every resource), by hash. */
+const keyTable: (string | undefined)[] = new Array(KEY_SLOTS).fill(undefined);
+let keysKept = 0;
 
-/** `text`, or the equal string read as a key before (one copy of `metadata` for all resources). */
-function sharedKey(text: string): string {
-  const known = keyTexts.get(text);
-  if (known !== undefined) return known;
-  if (keyTexts.size < KEY_TEXTS_MAX && text.length <= 64) keyTexts.set(text, text);
-  return text;
+/**
+ * The text `s.slice(start, end)`, as the equal string read as a key before where there is one (one
+ * copy of `metadata` for all resources). Found by a hash of the codes, so a known key costs no new
+ * string; keys over 64 chars, and any past 8,192 kept, are their own copies.
+ */
+function sharedKey(s: string, b: Codes, start: number, end: number): string {
+  const len = end - start;
+  if (len > 64) return s.slice(start, end);
+  let h = len;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + b[i]) | 0;
+  let slot = h & (KEY_SLOTS - 1);
+  for (let probe = 0; probe < 8; probe++) {
+    const known = keyTable[slot];
+    if (known === undefined) {
+      const text = s.slice(start, end);
+      if (keysKept < KEY_SLOTS / 2) {
+        keyTable[slot] = text;
+        keysKept++;
+      }
+      return text;
+    }
+    if (known.length === len && s.startsWith(known, start)) return known;
+    slot = (slot + 1) & (KEY_SLOTS - 1);
+  }
+  return s.slice(start, end);
 }
 
 /** A one-line plain or quoted key at `pos` and the `:` after it; `pos` moves past the `:`. */
@@ -164,11 +190,11 @@ export function key(c: Cursor): YNode {
   } else {
     if (!plainStart(b, c.pos)) throw BAIL;
     const start = c.pos;
-    const p = plainRun(s, start);
+    const p = plainRun(b, start);
     if (b[p] !== COLON) throw BAIL;
     let end = p;
     while (b[end - 1] === SP) end--;
-    const value = sharedKey(s.slice(start, end));
+    const value = sharedKey(s, b, start, end);
     n = c.node(Kind.Scalar, plainTag(value), value, start, c.line, c.lineStart);
     c.pos = p;
   }
@@ -200,5 +226,5 @@ export function isKeyLine(c: Cursor): boolean {
     return b[p] === COLON && blankAt(b, p + 1);
   }
   if (!plainStart(b, p)) return false;
-  return b[plainRun(c.src, p)] === COLON;
+  return b[plainRun(b, p)] === COLON;
 }
