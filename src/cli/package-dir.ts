@@ -1,14 +1,43 @@
 /**
- * A package directory on disk as `PackageFiles` (kpt reads every file below the package root;
- * symlinks inside the package are ignored, as kpt ignores them; `.git` is never package content),
- * and writing a render result back in place. Synchronous file system calls: a CLI command reads and
+ * A package directory on disk as `PackageFiles` (kpt reads every file below the package root; as
+ * kpt, a symlink to a file is read as that file and written through, a symlink to a directory is
+ * ignored; `.git` is never package content), and writing a render result back in place. Synchronous file system calls: a CLI command reads and
  * writes one package, and `fs/promises` alone loads Node's streams stack (milliseconds at start-up).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { sameBytes } from "../engine/bytes.js";
 
-/** Reads every regular file below `dir` (relative POSIX paths -> bytes). */
+/**
+ * Whether the symlink at `abs` (shown as `rel`) is read as a file: a regular file's yes, a directory's
+ * (or a device's) no. @throws Error naming it when it points nowhere (kpt fails on it too).
+ */
+function followsToFile(abs: string, rel: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const to = JSON.stringify(readlinkSync(abs));
+    throw new Error(
+      code === "ELOOP"
+        ? `cannot read ${JSON.stringify(rel)}: it is a symlink in a loop (${to})`
+        : `cannot read ${JSON.stringify(rel)}: it is a symlink to ${to}, which does not exist`,
+    );
+  }
+}
+
+/** Reads every regular file below `dir`, and every symlink to one (relative POSIX paths -> bytes). */
 export async function readPackageDir(
   dir: string,
   onFile?: (count: number) => void,
@@ -19,8 +48,11 @@ export async function readPackageDir(
     const entries = readdirSync(abs, { withFileTypes: true });
     for (const entry of entries) {
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isSymbolicLink()) continue;
-      if (entry.isDirectory()) {
+      if (entry.isSymbolicLink()) {
+        if (!followsToFile(path.join(dir, childRel), childRel)) continue;
+        files.set(childRel, new Uint8Array(readFileSync(path.join(dir, childRel))));
+        onFile?.(files.size);
+      } else if (entry.isDirectory()) {
         if (entry.name === ".git") continue;
         walk(childRel);
       } else if (entry.isFile()) {
@@ -49,10 +81,24 @@ function lstatOrUndefined(p: string) {
   }
 }
 
+function statOrUndefined(p: string) {
+  try {
+    return statSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a write to `p` lands: `p`, or the file a symlink at `p` points to (the link stays). */
+function writeTarget(p: string): string {
+  return lstatOrUndefined(p)?.isSymbolicLink() ? realpathSync(p) : p;
+}
+
 /**
- * Checks that every file in `rels` can be written below `dir` without leaving the package: each
- * existing parent is a real directory (not a symlink, not a file) and the target, if present, is a
- * regular file. Throws {@link PackageWriteError} naming the first path that cannot be written.
+ * Checks that every file in `rels` can be written below `dir`: each existing parent is a real
+ * directory (not a symlink, not a file) and the target, if present, is a regular file or a symlink
+ * to one (written through, as kpt does). Throws {@link PackageWriteError} naming the first path that
+ * cannot be written.
  */
 function checkWritable(dir: string, rels: readonly string[]): void {
   const checked = new Set<string>();
@@ -69,8 +115,10 @@ function checkWritable(dir: string, rels: readonly string[]): void {
         throw new PackageWriteError(`cannot write ${rel}: ${prefix} is not a directory`);
     }
     const info = lstatOrUndefined(path.join(dir, rel));
-    if (info?.isSymbolicLink()) throw new PackageWriteError(`cannot write ${rel}: it is a symlink`);
-    if (info && !info.isFile()) throw new PackageWriteError(`cannot write ${rel}: it is a directory`);
+    if (info?.isSymbolicLink() && !statOrUndefined(path.join(dir, rel))?.isFile())
+      throw new PackageWriteError(`cannot write ${rel}: it is a symlink to no regular file`);
+    if (info && !info.isSymbolicLink() && !info.isFile())
+      throw new PackageWriteError(`cannot write ${rel}: it is a directory`);
   }
 }
 
@@ -98,7 +146,7 @@ export async function writePackageDir(options: {
   const staged: Array<{ tmp: string; target: string }> = [];
   try {
     for (const [rel, bytes] of changed) {
-      const target = path.join(dir, rel);
+      const target = writeTarget(path.join(dir, rel));
       mkdirSync(path.dirname(target), { recursive: true });
       const mode = lstatOrUndefined(target)?.mode;
       const tmp = path.join(path.dirname(target), `.${path.basename(target)}.porchlight-${process.pid}.tmp`);

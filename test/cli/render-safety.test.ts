@@ -1,4 +1,15 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  cp,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -49,18 +60,22 @@ describe("porchlight render never leaves a package half-written", () => {
     expect(await readPackageDir(dir)).toEqual(before);
   });
 
-  it("checks every target first: a symlink in the package is not written through, nothing is written", async () => {
+  it("checks every target first: a symlink to a directory is not written through, nothing is written", async () => {
     const dir = await copyFixture("cli-basic");
-    const outside = path.join(work, "outside.yaml");
-    await writeFile(outside, "outside: true\n");
+    const outside = path.join(work, "outside");
+    await mkdir(outside);
     await symlink(outside, path.join(dir, "link.yaml"));
     const previous = await readPackageDir(dir);
+    expect([...previous.keys()].sort()).toEqual(["Kptfile", "resources.yaml"]);
     const next = new Map(previous);
     next.set("Kptfile", encoder.encode("changed: true\n"));
     next.set("resources.yaml", encoder.encode("changed: true\n"));
     next.set("link.yaml", encoder.encode("escaped: true\n"));
-    await expect(writePackageDir({ dir, previous, next })).rejects.toThrow(PackageWriteError);
-    expect(await readFile(outside, "utf8")).toBe("outside: true\n");
+    next.set("link.yaml/new.yaml", encoder.encode("escaped: true\n"));
+    await expect(writePackageDir({ dir, previous, next })).rejects.toThrow(
+      new PackageWriteError("cannot write link.yaml: it is a symlink to no regular file"),
+    );
+    expect(await readdir(outside)).toEqual([]);
     expect(await readPackageDir(dir)).toEqual(previous);
     expect((await readdir(dir)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
@@ -93,6 +108,43 @@ describe("porchlight render never leaves a package half-written", () => {
     expect(await main(["render", dir])).toBe(1);
     expect(stderr).toContain("Partially executed 1 function(s) in 1 package(s).\n");
     expect(stderr).not.toContain("Successfully executed");
+  });
+});
+
+describe("porchlight render on symlinks in the package, as kpt", () => {
+  it("reads a symlinked Kptfile and resource file and writes through them, the links kept", async () => {
+    const dir = await copyFixture("cli-basic");
+    const shared = path.join(work, "shared");
+    await mkdir(shared);
+    for (const name of ["Kptfile", "resources.yaml"]) {
+      await rename(path.join(dir, name), path.join(shared, name));
+      await symlink(path.join("..", "shared", name), path.join(dir, name));
+    }
+    expect(await main(["render", dir])).toBe(0);
+    expect(stderr).toContain("Successfully executed 2 function(s) in 1 package(s).\n");
+    expect(await readFile(path.join(shared, "resources.yaml"), "utf8")).toContain("namespace: staging");
+    expect(await readFile(path.join(shared, "Kptfile"), "utf8")).toContain("reason: RenderSuccess");
+    for (const name of ["Kptfile", "resources.yaml"]) {
+      expect((await lstat(path.join(dir, name))).isSymbolicLink()).toBe(true);
+    }
+    expect((await readdir(shared)).sort()).toEqual(["Kptfile", "resources.yaml"]);
+  });
+
+  it("ignores a symlinked directory and names a symlink that points nowhere", async () => {
+    const dir = await copyFixture("cli-basic");
+    const outside = path.join(work, "outside");
+    await mkdir(outside);
+    await writeFile(
+      path.join(outside, "cm.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: out\n",
+    );
+    await symlink(outside, path.join(dir, "linked"));
+    expect([...(await readPackageDir(dir)).keys()].sort()).toEqual(["Kptfile", "resources.yaml"]);
+    await symlink("gone.yaml", path.join(dir, "dangling.yaml"));
+    expect(await main(["render", dir])).toBe(1);
+    expect(stderr).toBe(
+      'Error: cannot read "dangling.yaml": it is a symlink to "gone.yaml", which does not exist\n',
+    );
   });
 });
 
