@@ -147,9 +147,12 @@ export function flushLarge(em: Emitter): void {
   em.out = "";
 }
 
-/** Everything the emitter wrote, as one string. */
+/** Everything the emitter wrote, as one string (flat when it was written in chunks). */
 export function emittedText(em: Emitter): string {
-  return em.chunks.length === 0 ? em.out : em.chunks.join("") + em.out;
+  if (em.chunks.length === 0) return em.out;
+  em.chunks.push(em.out);
+  em.out = "";
+  return em.chunks.join("");
 }
 
 /** yaml.v3's `yaml_emitter_write_indent` (with kyaml's blank line after a foot comment). */
