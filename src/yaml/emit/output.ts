@@ -40,7 +40,7 @@ export interface EmitOptions {
 export class Emitter {
   /** The text written since the last {@link flushLarge} (a rope V8 builds from the appends). */
   out = "";
-  /** The text written before `out`, in flat pieces. */
+  /** The text written before `out`, in pieces. */
   readonly chunks: string[] = [];
   /** The event source (null for the direct writer, which walks nodes itself). */
   readonly cursor: EventCursor | null;
@@ -134,15 +134,16 @@ export function writeBreakChar(em: Emitter, s: string, i: number): void {
 const CHUNK = 65536;
 
 /**
- * Moves `out` to `chunks` as a flat string once it holds 64 Ki characters (the direct writer calls
- * it after each collection item or value). V8 builds `out += s` as a tree of ~20-byte cons cells,
- * one per append: over a ResourceList they outweighed the text ~8 to 1 and lived (reached from
- * `out`) until the text was read, so young collections promoted them. Flattened, they die young.
+ * Moves `out` to `chunks` once it holds 64 Ki characters (the direct writer calls it after each
+ * collection item or value). V8 builds `out += s` as a tree of ~20-byte cons cells, one per append:
+ * over a ResourceList they outweighed the text ~8 to 1. Indexing a piece flattens it, so its cells
+ * die young; optimised code may drop the unused read, and the final join flattens the pieces then
+ * (measured faster warm than forcing it here). The CLI's 10k exec render: 18% less CPU with it.
  */
 export function flushLarge(em: Emitter): void {
   if (em.out.length < CHUNK) return;
   const s = em.out;
-  s.charCodeAt(0); // flattens the rope (V8 flattens a cons string to index it)
+  s.charCodeAt(0);
   em.chunks.push(s);
   em.out = "";
 }
