@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { type CommandSpec, resolveCommand, UsageError, unknownFlag, verbsOf, wantsHelp } from "./commands.js";
 import { runRender } from "./render-command.js";
+import { std } from "./std-write.js";
 
 /** The top-level usage: the registered commands with their summaries. */
 export function topUsage(): string {
@@ -27,6 +28,12 @@ Flags:
 
 Run \`porchlight <command> --help\` for a command's flags.
 `;
+}
+
+/** Writes main's own text (help, errors) through the streams, their failures heard as `std` hears them. */
+function print(fd: 1 | 2, text: string): void {
+  std.hearFailures();
+  (fd === 1 ? process.stdout : process.stderr).write(text);
 }
 
 interface SubcommandModule {
@@ -51,6 +58,9 @@ const MODULES: Record<string, () => Promise<SubcommandModule>> = {
 };
 
 async function runModule(command: string, argv: string[]): Promise<number> {
+  // render, fn render and fn eval write through `std` alone and so make no stream they do not need.
+  const viaStd = command === "render" || (command === "fn" && (argv[0] === "render" || argv[0] === "eval"));
+  if (!viaStd) std.hearFailures();
   const load = MODULES[command];
   if (!load) throw new Error(`no module runs the \`${command}\` command`);
   let mod: SubcommandModule;
@@ -58,7 +68,7 @@ async function runModule(command: string, argv: string[]): Promise<number> {
     mod = await load();
   } catch (err) {
     if ((err as { code?: string }).code === "ERR_MODULE_NOT_FOUND") {
-      process.stderr.write(`Error: the \`${command}\` command is not available in this build\n`);
+      print(2, `Error: the \`${command}\` command is not available in this build\n`);
       return 1;
     }
     throw err;
@@ -68,18 +78,18 @@ async function runModule(command: string, argv: string[]): Promise<number> {
 
 /** kpt's usage error: the message, a blank line, the command's usage, on stderr; exit 1. */
 function usageFailure(message: string, usage: string): number {
-  process.stderr.write(`Error: ${message}\n\n${usage}`);
+  print(2, `Error: ${message}\n\n${usage}`);
   return 1;
 }
 
 /** Runs a registered command: help and unknown flags here, the rest in its module. */
 async function runCommand(argv: string[], spec: CommandSpec, rest: string[]): Promise<number> {
   if (wantsHelp(rest)) {
-    process.stdout.write(spec.usage);
+    print(1, spec.usage);
     return 0;
   }
   if (rest.length === 0 && verbsOf(spec.path).length > 0) {
-    process.stdout.write(spec.usage); // a group without a verb: its help, as cobra does
+    print(1, spec.usage); // a group without a verb: its help, as cobra does
     return 0;
   }
   const flag = unknownFlag(spec, rest);
@@ -96,14 +106,14 @@ async function runCommand(argv: string[], spec: CommandSpec, rest: string[]): Pr
 /** `porchlight help [COMMAND...]`. */
 function runHelp(words: string[]): number {
   if (words.length === 0) {
-    process.stdout.write(topUsage());
+    print(1, topUsage());
     return 0;
   }
   const found = resolveCommand(words);
   if (!found || found.rest.length > 0) {
     return usageFailure(`unknown command ${JSON.stringify(words.join(" "))}`, topUsage());
   }
-  process.stdout.write(found.spec.usage);
+  print(1, found.spec.usage);
   return 0;
 }
 
@@ -117,13 +127,13 @@ export async function main(argv: string[]): Promise<number> {
       case undefined:
         // Inside a package, a bare `porchlight` renders it (so `porchlight` can stand in for `kpt fn render`).
         if (existsSync("Kptfile")) return await runRender([]);
-        process.stdout.write(topUsage());
+        print(1, topUsage());
         return 0;
       case "--version":
         return await runModule("version", rest);
       case "-h":
       case "--help":
-        process.stdout.write(topUsage());
+        print(1, topUsage());
         return 0;
       case "help":
         return runHelp(rest);
@@ -133,7 +143,7 @@ export async function main(argv: string[]): Promise<number> {
         return usageFailure(`unknown command ${JSON.stringify(command)} for "porchlight"`, topUsage());
     }
   } catch (err) {
-    process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    print(2, `Error: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
 }

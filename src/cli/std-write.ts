@@ -122,8 +122,14 @@ function failed(fd: 1 | 2, error: unknown): void {
   process.exit(1);
 }
 
+/** Makes the failures of commands that write to `process.stdout` / `process.stderr` themselves `failed`'s. */
+function hearFailures(): void {
+  streamOf(1);
+  streamOf(2);
+}
+
 /**
- * The CLI's standard output and error: `write(fd, text)` and `terminal()` (`process.stderr` when it
- * is a terminal). One object, so a test can spy on it as on `process.stderr.write`.
+ * The CLI's standard output and error: `write(fd, text)`, `terminal()` (`process.stderr` when it
+ * is a terminal) and `hearFailures()`. One object, so a test can spy on it as on `process.stderr.write`.
  */
-export const std = { write: writeStd, terminal: stderrIfTerminal };
+export const std = { write: writeStd, terminal: stderrIfTerminal, hearFailures };

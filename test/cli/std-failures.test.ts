@@ -57,6 +57,17 @@ describe("the CLI's stdout read by a reader that stops (| head -1)", () => {
   }
 });
 
+describe("the CLI's stdout when its reader has already gone", () => {
+  for (const args of ["fn list", "--help", "render --help", "version", "completion bash"]) {
+    it(`${args}: exits 141, nothing on stderr`, () => {
+      // `true` has exited before the command writes (the reader is surely gone).
+      const out = sh(`{ sleep 0.3; $CLI ${args} 2>err.txt; echo "status=$?" >status.txt; } | true
+        cat status.txt err.txt`);
+      expect(out).toBe("status=141\n");
+    }, 60_000);
+  }
+});
+
 describe("the CLI's stdout on a full device", () => {
   it("is an error naming stdout and what is wrong, exit 1, no stack trace", () => {
     const out = sh(`$CLI fn render $PKG -o stdout >/dev/full 2>err.txt; echo "status=$?"; cat err.txt`);
