@@ -3,8 +3,23 @@
  * `YNode`, the working form), the package it belongs to and where it was read from.
  */
 import type { Document } from "yaml";
-import { INTERNAL_INDEX, INTERNAL_PATH, LEGACY_INDEX, LEGACY_PATH, SEQ_INDENT } from "../krm/annotations.js";
-import { annotationsNode, firstValue, nodePathOf, setNodeAnnotations } from "../krm/annotations-node.js";
+import {
+  INTERNAL_INDEX,
+  INTERNAL_PATH,
+  LEGACY_INDEX,
+  LEGACY_PATH,
+  PACKAGE_PATH,
+  RESOURCE_ID,
+  type ResourceLocation,
+  SEQ_INDENT,
+} from "../krm/annotations.js";
+import {
+  annotationsNode,
+  firstValue,
+  nodePathOf,
+  readNodeLocation,
+  setNodeAnnotations,
+} from "../krm/annotations-node.js";
 import { documentNode } from "../krm/document-node.js";
 import type { NodeParsedDocument, NodeParsedFile } from "../krm/yaml-io.js";
 import { Kind, type YNode } from "../yaml/node.js";
@@ -25,6 +40,66 @@ export interface Entry {
    * empty (`annotations: {}`), which is kept as written.
    */
   createdAnnotations: boolean;
+  /**
+   * What the engine reads of `node`, taken when the entry was made (see {@link EntryFacts}); nothing
+   * edits an entry's node until a step takes it, and a step makes new entries. Absent: read it anew.
+   */
+  facts?: EntryFacts;
+}
+
+/**
+ * An entry's node as the engine reads it at each step and at the end: taken once, right after the
+ * node was read or came out of a step (while it is in cache), not in one more pass over the tree.
+ */
+export interface EntryFacts {
+  /** {@link entryLocation}'s value. */
+  location: ResourceLocation;
+  /** {@link krmNodeProblem}'s value. */
+  krmProblem: string | undefined;
+  /** {@link idFreeAnnotations} with package paths. */
+  idFree: YNode | undefined;
+}
+
+/** The entry's facts, taken now (see {@link EntryFacts}). */
+export function takeFacts(entry: Entry): EntryFacts {
+  return {
+    location: readLocation(entry),
+    krmProblem: krmNodeProblem(entry.node),
+    idFree: idFreeAnnotations(entry.node, true),
+  };
+}
+
+/**
+ * A resource's location as the function left it: its path annotation (relative to its package, as
+ * written by the function, not normalized) and index (kyaml's reconciliation of the two forms).
+ */
+export function entryLocation(entry: Entry): ResourceLocation {
+  return entry.facts?.location ?? readLocation(entry);
+}
+
+function readLocation(entry: Entry): ResourceLocation {
+  const full = entry.origin ? entry.originFile?.path : undefined;
+  if (full === undefined) return readNodeLocation(entry.node);
+  const path = entry.pkg === "" ? full : full.slice(entry.pkg.length + 1);
+  return readNodeLocation(entry.node, { path, index: entry.origin?.index });
+}
+
+/**
+ * A document's annotations map when setting the engine's id (and package path) on it and removing
+ * them after the run would leave it as it was: a non-empty map without those keys whose last key has
+ * no foot comment. Otherwise undefined.
+ */
+export function idFreeAnnotations(doc: YNode, packagePaths: boolean): YNode | undefined {
+  const ann = annotationsNode(doc);
+  if (!ann || ann.content.length === 0) return undefined;
+  if (ann.content[ann.content.length - 2].footComment !== "") return undefined;
+  const c = ann.content;
+  for (let i = 0; i + 1 < c.length; i += 2) {
+    const k = c[i];
+    if (k.kind === Kind.Scalar && (k.value === RESOURCE_ID || (packagePaths && k.value === PACKAGE_PATH)))
+      return undefined;
+  }
+  return ann;
 }
 
 /**
@@ -103,7 +178,7 @@ function krmFieldsProblem(apiVersion: unknown, kind: unknown, name: unknown): st
 /** kpt's `AreKRM` over entries (kustomization files are exempt): `<path>: <problem>` or undefined. */
 export function nonKrmProblem(entries: readonly Entry[]): string | undefined {
   for (const entry of entries) {
-    const problem = krmNodeProblem(entry.node);
+    const problem = entry.facts ? entry.facts.krmProblem : krmNodeProblem(entry.node);
     if (!problem) continue;
     const path = nodePathOf(entry.node) ?? "";
     const base = path.slice(path.lastIndexOf("/") + 1);

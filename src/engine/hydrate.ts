@@ -9,7 +9,7 @@ import type { Kptfile } from "../kptfile/schema.js";
 import { displayPkgPath, joinPath, type PackageNode } from "../krm/package-tree.js";
 import { YamlSyntaxError } from "../krm/yaml-errors.js";
 import { type NodeParsedFile, readYamlFileNodes } from "../krm/yaml-io.js";
-import { annotateRead, type Entry, inSubtree, nonKrmProblem } from "./entries.js";
+import { annotateRead, type Entry, inSubtree, nonKrmProblem, takeFacts } from "./entries.js";
 import { KptError, PlainCause, wrapPackageError } from "./errors.js";
 import { pipelineSteps, validatePipeline } from "./function-config.js";
 import { type HydrationContext, type PipelineOptions, runPipeline } from "./pipeline.js";
@@ -95,13 +95,15 @@ export class Hydration implements HydrationContext {
           index: doc.index,
           seqIndent: doc.seqIndent,
         });
-        this.working.push({
+        const entry: Entry = {
           node: doc.node,
           pkg: asRoot ? "" : node.path,
           origin: doc,
           originFile: parsed,
           createdAnnotations,
-        });
+        };
+        entry.facts = takeFacts(entry);
+        this.working.push(entry);
       }
     }
   }

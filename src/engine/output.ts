@@ -6,26 +6,14 @@
  */
 import { posix } from "node:path";
 import type { Document } from "yaml";
-import {
-  annotationsOf,
-  INTERNAL_PATH,
-  LEGACY_PATH,
-  type ResourceLocation,
-  SEQ_INDENT,
-  setAnnotations,
-} from "../krm/annotations.js";
-import {
-  fieldValue,
-  getNodeAnnotation,
-  readNodeLocation,
-  stripNodePipelineAnnotations,
-} from "../krm/annotations-node.js";
+import { annotationsOf, INTERNAL_PATH, LEGACY_PATH, SEQ_INDENT, setAnnotations } from "../krm/annotations.js";
+import { fieldValue, getNodeAnnotation, stripNodePipelineAnnotations } from "../krm/annotations-node.js";
 import { goJsonText, isJsonPath } from "../krm/json-io.js";
 import { joinPath } from "../krm/package-tree.js";
 import { type NodeParsedFile, type NodeToWrite, renderNodeFileText } from "../krm/yaml-io.js";
 import { cloneNode, type YNode } from "../yaml/node.js";
 import { nodeToDocument } from "../yaml/to-document.js";
-import type { Entry } from "./entries.js";
+import { type Entry, entryLocation } from "./entries.js";
 
 const encoder = new TextEncoder();
 
@@ -62,18 +50,6 @@ interface Placed {
   order: number;
 }
 
-/**
- * A resource's location as the function left it: its path annotation (relative to its package, as
- * written by the function, not normalized) and index (kyaml's reconciliation of the two forms).
- */
-export function entryLocation(entry: Entry): ResourceLocation {
-  const originalPath = entry.origin ? entry.originFile?.path : undefined;
-  return readNodeLocation(
-    entry.node,
-    originalPath === undefined ? undefined : { path: localPath(entry), index: entry.origin?.index },
-  );
-}
-
 /** Where each entry goes: full normalized path relative to the root, and its index in the file. */
 export function placeEntries(entries: readonly Entry[]): Placed[] {
   // Resources of one file follow each other: the last (package, path) pair's file is kept.
@@ -85,12 +61,6 @@ export function placeEntries(entries: readonly Entry[]): Placed[] {
       last = { pkg: entry.pkg, rel, file: posix.normalize(joinPath(entry.pkg, packageRelative(rel))) };
     return { entry, file: last.file, index: loc.index ?? Number.MAX_SAFE_INTEGER, order };
   });
-}
-
-function localPath(entry: Entry): string | undefined {
-  const full = entry.originFile?.path;
-  if (full === undefined) return undefined;
-  return entry.pkg === "" ? full : full.slice(entry.pkg.length + 1);
 }
 
 /**

@@ -9,8 +9,8 @@
  */
 import { posix } from "node:path";
 import { joinPath } from "../krm/package-tree.js";
-import type { Entry } from "./entries.js";
-import { defaultPath, entryLocation, packageRelative } from "./output.js";
+import { type Entry, entryLocation } from "./entries.js";
+import { defaultPath, packageRelative } from "./output.js";
 import type { StepOutcome } from "./step.js";
 import type { StepStatus } from "./types.js";
 

@@ -22,7 +22,7 @@ import { type NodeShape, restoreFromNode, restoreNodeShape, takeNodeShape } from
 import type { FunctionResult, NodeResourceList } from "../krm/resource-list.js";
 import { foldNodeReturnedResourceComment } from "../krm/yaml-io.js";
 import { cloneNode, Kind, YNode } from "../yaml/node.js";
-import { type Entry, nonKrmProblem } from "./entries.js";
+import { type Entry, idFreeAnnotations, nonKrmProblem, takeFacts } from "./entries.js";
 import { ALREADY_HANDLED } from "./errors.js";
 import { type PipelineStep, stepOrigin } from "./function-config.js";
 import type { FunctionRef, FunctionRuntime, NodeRunOutcome, NodeRunRequest } from "./function-runtime.js";
@@ -218,7 +218,9 @@ function inputItems(
   const items = selected.map((entry, i) => {
     const doc = inPlace ? entry.node : cloneNode(entry.node);
     if (offTree) {
-      const ann = idFreeAnnotations(doc, packagePaths === true);
+      // An entry's node given itself was read as it is now.
+      const facts = inPlace && packagePaths ? entry.facts : undefined;
+      const ann = facts ? facts.idFree : idFreeAnnotations(doc, packagePaths === true);
       offTree.push(ann);
       if (ann) return doc;
     }
@@ -234,24 +236,6 @@ function inputItems(
     return doc;
   });
   return { items, offTree };
-}
-
-/**
- * A document's annotations map when setting the engine's id (and package path) on it and removing
- * them after the run would leave it as it was: a non-empty map without those keys whose last key has
- * no foot comment. Otherwise undefined.
- */
-function idFreeAnnotations(doc: YNode, packagePaths: boolean): YNode | undefined {
-  const ann = annotationsNode(doc);
-  if (!ann || ann.content.length === 0) return undefined;
-  if (ann.content[ann.content.length - 2].footComment !== "") return undefined;
-  const c = ann.content;
-  for (let i = 0; i + 1 < c.length; i += 2) {
-    const k = c[i];
-    if (k.kind === Kind.Scalar && (k.value === RESOURCE_ID || (packagePaths && k.value === PACKAGE_PATH)))
-      return undefined;
-  }
-  return ann;
 }
 
 let lastPackage: { pkg: string; named: string | undefined } | undefined;
@@ -313,6 +297,12 @@ function mapOutputs(
   let positions: Map<YNode, number> | undefined;
   const byNode = () => (positions ??= new Map(input.passed?.map((n, i) => [n, i])));
   return items.map((doc, position) => {
+    const entry: Entry & { sourceIndex?: number } = outputEntry(doc, position);
+    entry.facts = takeFacts(entry);
+    return entry;
+  });
+
+  function outputEntry(doc: YNode, position: number): Entry & { sourceIndex?: number } {
     let sourceIndex: number | undefined;
     let named: string | undefined;
     const at = offTreeIndex(doc, position, input, byNode);
@@ -366,7 +356,7 @@ function mapOutputs(
       createdAnnotations: source.createdAnnotations,
       sourceIndex,
     };
-  });
+  }
 }
 
 /**
