@@ -69,11 +69,14 @@ function originName<H>(f: Fields<H>, doc: H): string {
 
 /**
  * What the transform reads of a resource before it edits any: kind scope (kyaml's OpenAPI), id
- * namespace and upstream origin. set-namespace edits none of the fields these come from (apiVersion,
- * kind, annotations; a resource's own namespace only after its last read), so they are read once.
+ * namespace, upstream origin and depends-on annotation. set-namespace edits none of the fields these
+ * come from (apiVersion, kind, annotations; a resource's own namespace and depends-on only after
+ * their last read), so they are read once, in one pass with the local-config test.
  */
 interface Facts<H> {
   doc: H;
+  /** The resource's `metadata` mapping, or undefined. */
+  metadata: H | undefined;
   /** {@link kindScope} of the resource. */
   scope: boolean | undefined;
   apiVersion: string | undefined;
@@ -81,20 +84,34 @@ interface Facts<H> {
   namespace: string;
   name: string;
   upstream: { namespace: string; name: string } | undefined;
+  dependsOn: string | undefined;
 }
 
 function factsOf<H>(f: Fields<H>, doc: H): Facts<H> {
   const apiVersion = f.string(doc, ["apiVersion"]);
   const kind = f.string(doc, ["kind"]);
+  const metadata = f.map(doc, ["metadata"]);
   return {
     doc,
+    metadata,
     scope: kindScope(apiVersion, kind),
     apiVersion,
     kind: kind ?? "",
-    namespace: f.string(doc, ["metadata", "namespace"]) ?? "",
-    name: f.string(doc, ["metadata", "name"]) ?? "",
+    namespace: (metadata && f.string(metadata, ["namespace"])) ?? "",
+    name: (metadata && f.string(metadata, ["name"])) ?? "",
     upstream: upstreamOrigin(f, doc),
+    dependsOn: f.annotation(doc, DEPENDS_ON),
   };
+}
+
+/** The facts of the resources that are not local config, in order. */
+function nonLocalFacts<H>(f: Fields<H>, items: readonly H[]): Facts<H>[] {
+  const facts: Facts<H>[] = [];
+  for (const doc of items) {
+    const v = f.annotation(doc, "config.kubernetes.io/local-config");
+    if (v === undefined || v === "" || v === "false") facts.push(factsOf(f, doc));
+  }
+  return facts;
 }
 
 /** SDK `IsNamespaceScoped` of a resource whose namespace is `namespace`. */
@@ -180,14 +197,13 @@ function scanObjects(objects: readonly Facts<unknown>[]): {
 /** Moves the `depends-on` annotations that name a target of the package to the new namespace; its result. */
 function updateDependsOn<H>(
   f: Fields<H>,
-  objects: readonly H[],
+  objects: readonly Facts<H>[],
   config: Config,
   dependsOnTargets: ReadonlySet<string>,
 ): FunctionResult {
   let annoCount = 0;
   const annoOld = new Set<string>();
-  for (const doc of objects) {
-    const value = f.annotation(doc, DEPENDS_ON);
+  for (const { doc, dependsOn: value } of objects) {
     if (!value || !NAMESPACED_DEPENDS_ON.test(value) || !dependsOnTargets.has(value)) continue;
     const segments = value.split("/");
     if (segments[2] === config.namespace) continue;
@@ -208,11 +224,7 @@ function updateDependsOn<H>(
 
 /** The catalog's transform over either form of the items (edited in place); its results. */
 function transform<H>(f: Fields<H>, items: readonly H[], config: Config): FunctionResult[] {
-  const objects = items.filter((doc) => {
-    const v = f.annotation(doc, "config.kubernetes.io/local-config");
-    return v === undefined || v === "" || v === "false";
-  });
-  const facts = objects.map((doc) => factsOf(f, doc));
+  const facts = nonLocalFacts(f, items);
   const { dependsOnTargets, origins } = scanObjects(facts);
   if (config.matcher === "" && origins.size > 1) {
     return [
@@ -225,12 +237,16 @@ function transform<H>(f: Fields<H>, items: readonly H[], config: Config): Functi
   const r = new Replacer(config.namespace, config.matcher);
   for (const o of facts) if (o.scope === false) visitClusterScoped(f, o.doc, r);
   for (const o of facts) {
+    // Cluster-scoped resources (the only ones edited above) are not namespaced.
+    if (o.scope === false) continue;
     // The namespace read again: only this resource's own edit below changes it.
-    const doc = o.doc;
-    const ns = f.string(doc, ["metadata", "namespace"]) ?? "";
+    const meta = o.metadata;
+    const ns = (meta && f.string(meta, ["namespace"])) ?? "";
     if (!isNamespaced(o, ns)) continue;
     const next = r.visit(o.upstream?.namespace ?? idNamespaceOf(o, ns), ns);
-    if (next !== undefined) f.setString(doc, ["metadata", "namespace"], next);
+    if (next === undefined) continue;
+    if (meta) f.setMapString(meta, "namespace", next);
+    else f.setString(o.doc, ["metadata", "namespace"], next);
   }
   const namespaces: FunctionResult = {
     message:
@@ -239,7 +255,7 @@ function transform<H>(f: Fields<H>, items: readonly H[], config: Config): Functi
         : `namespace ${goList(sorted(r.old))} updated to ${goQuote(config.namespace)}, ${r.count} value(s) changed`,
     severity: "info",
   };
-  return [namespaces, updateDependsOn(f, objects, config, dependsOnTargets)];
+  return [namespaces, updateDependsOn(f, facts, config, dependsOnTargets)];
 }
 
 /** The results of the function on either form (items edited in place); exit code 0 even for errors. */
