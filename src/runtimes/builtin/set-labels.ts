@@ -164,18 +164,25 @@ function setLabelsOn<H>(
   });
   const results: FunctionResult[] = [...config.results];
   if (!config.ok) return { results, exitCode: 1 };
-  const objects = items.filter((doc) => !isLocal(doc));
-  if (objects.length === 0) {
+  const noInput = () => {
     results.push({ message: "no input resources", severity: "info" });
     return { results, exitCode: 0 };
-  }
-  if (isPlaceholderConfig(functionConfig)) return { results, exitCode: 1 };
-  if (config.map.size === 0) {
+  };
+  if (isPlaceholderConfig(functionConfig) || config.map.size === 0) {
+    if (items.every(isLocal)) return noInput();
+    if (isPlaceholderConfig(functionConfig)) return { results, exitCode: 1 };
     results.push({ message: "no `labels` arguments are given in FunctionConfig", severity: "warning" });
     return { results, exitCode: 0 };
   }
+  // Each resource is tested and labelled in one visit.
   const setter = new LabelSetter(f, config.map);
-  for (const o of objects) setter.resource(o);
+  let objects = 0;
+  for (const doc of items) {
+    if (isLocal(doc)) continue;
+    objects++;
+    setter.resource(doc);
+  }
+  if (objects === 0) return noInput();
   results.push({ message: `set ${setter.count} labels in total`, severity: "info" });
   return { results };
 }
