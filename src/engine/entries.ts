@@ -16,6 +16,7 @@ import {
 import {
   annotationsNode,
   firstValue,
+  locationIn,
   nodePathOf,
   readNodeLocation,
   setNodeAnnotations,
@@ -62,10 +63,11 @@ export interface EntryFacts {
 
 /** The entry's facts, taken now (see {@link EntryFacts}). */
 export function takeFacts(entry: Entry): EntryFacts {
+  const ann = annotationsNode(entry.node);
   return {
-    location: readLocation(entry),
+    location: locationIn(ann, originalLocation(entry)),
     krmProblem: krmNodeProblem(entry.node),
-    idFree: idFreeAnnotations(entry.node, true),
+    idFree: idFreeIn(ann, true),
   };
 }
 
@@ -74,14 +76,15 @@ export function takeFacts(entry: Entry): EntryFacts {
  * written by the function, not normalized) and index (kyaml's reconciliation of the two forms).
  */
 export function entryLocation(entry: Entry): ResourceLocation {
-  return entry.facts?.location ?? readLocation(entry);
+  return entry.facts?.location ?? readNodeLocation(entry.node, originalLocation(entry));
 }
 
-function readLocation(entry: Entry): ResourceLocation {
+/** Where the entry was read from (relative to its package), if it was. */
+function originalLocation(entry: Entry): ResourceLocation | undefined {
   const full = entry.origin ? entry.originFile?.path : undefined;
-  if (full === undefined) return readNodeLocation(entry.node);
+  if (full === undefined) return undefined;
   const path = entry.pkg === "" ? full : full.slice(entry.pkg.length + 1);
-  return readNodeLocation(entry.node, { path, index: entry.origin?.index });
+  return { path, index: entry.origin?.index };
 }
 
 /**
@@ -90,7 +93,10 @@ function readLocation(entry: Entry): ResourceLocation {
  * no foot comment. Otherwise undefined.
  */
 export function idFreeAnnotations(doc: YNode, packagePaths: boolean): YNode | undefined {
-  const ann = annotationsNode(doc);
+  return idFreeIn(annotationsNode(doc), packagePaths);
+}
+
+function idFreeIn(ann: YNode | undefined, packagePaths: boolean): YNode | undefined {
   if (!ann || ann.content.length === 0) return undefined;
   if (ann.content[ann.content.length - 2].footComment !== "") return undefined;
   const c = ann.content;

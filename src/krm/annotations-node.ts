@@ -99,7 +99,11 @@ export function nodePathOf(doc: YNode): string | undefined {
 
 /** A resource's location as kyaml reads it (`readLocation` on a node). */
 export function readNodeLocation(doc: YNode, original?: ResourceLocation): ResourceLocation {
-  const ann = annotationsNode(doc);
+  return locationIn(annotationsNode(doc), original);
+}
+
+/** {@link readNodeLocation} from the resource's annotations map (`annotationsNode`'s value). */
+export function locationIn(ann: YNode | undefined, original?: ResourceLocation): ResourceLocation {
   // One pass over the annotations for the four keys (the first pair of each, as `firstValue`).
   let internalPath: YNode | undefined;
   let legacyPath: YNode | undefined;
