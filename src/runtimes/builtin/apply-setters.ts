@@ -5,13 +5,14 @@
  * replaced by the setter's YAML list. Results: `set field value to "<v>"` per field set.
  */
 import { isScalar, isSeq, type Pair, parseDocument, type Scalar, type YAMLSeq } from "yaml";
+import { INTERNAL_PATH, LEGACY_PATH } from "../../krm/annotations.js";
 import { compileRe2, quoteMeta } from "../../krm/re2.js";
 import type { FunctionResult, KrmResource } from "../../krm/resource-list.js";
 import { Kind, Style, type YNode } from "../../yaml/node.js";
 import { parseStream } from "../../yaml/parser.js";
 import type { BuiltinFunction } from "./builtin-function.js";
 import { configMapData, isEmptyConfig } from "./function-config.js";
-import { fileOfNode, keyString, nodeString, rootOf, setScalarTextNode } from "./node-fields.js";
+import { annotationNode, keyString, nodeString, rootOf, setScalarTextNode } from "./node-fields.js";
 import { fileOf, goList, keyText, setScalarText, walkFields } from "./yaml-nodes.js";
 
 const IDENTIFIER = "kpt-set: ";
@@ -168,13 +169,17 @@ class SetterApplier {
 
   /** The function's results for the changes made. */
   results(): FunctionResult[] {
-    return this.changes.length === 0
-      ? [{ message: "no matches for input setter(s)" }]
-      : this.changes.map((c) => ({
-          message: `set field value to ${JSON.stringify(c.value)}`,
-          field: { path: c.fieldPath },
-          file: { path: c.filePath },
-        }));
+    if (this.changes.length === 0) return [{ message: "no matches for input setter(s)" }];
+    // The values set repeat (one per setter, mostly): each message is written once.
+    const messages = new Map<string, string>();
+    return this.changes.map((c) => {
+      let message = messages.get(c.value);
+      if (message === undefined) {
+        message = `set field value to ${JSON.stringify(c.value)}`;
+        messages.set(c.value, message);
+      }
+      return { message, field: { path: c.fieldPath }, file: { path: c.filePath } };
+    });
   }
 }
 
@@ -430,7 +435,7 @@ export const applySetters: BuiltinFunction = {
   },
   runNodes(input) {
     const out = applyOn(input.items, input.functionConfig, (applier, doc) => {
-      applier.startItem(() => fileOfNode(doc)?.path ?? "");
+      applier.startItem(() => annotationNode(doc, INTERNAL_PATH) ?? annotationNode(doc, LEGACY_PATH) ?? "");
       const root = rootOf(doc);
       if (root) new NodeSetters(applier).walk(root);
     });

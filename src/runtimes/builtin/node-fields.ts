@@ -14,7 +14,6 @@ import { longTag, resolvePlain } from "../../yaml/resolve.js";
 import { coreValue, toScalar } from "../../yaml/to-document.js";
 import {
   ensureMap,
-  fileFrom,
   getAnnotation,
   getMap,
   getNode,
@@ -308,9 +307,4 @@ const ANNOTATIONS = ["metadata", "annotations"];
 export function isLocalConfigNode(holder: YNode): boolean {
   const value = annotationNode(holder, "config.kubernetes.io/local-config");
   return value !== undefined && value !== "" && value !== "false";
-}
-
-/** Where the resource lives (kpt's path/index annotations), for results; as yaml-nodes' `fileOf`. */
-export function fileOfNode(holder: YNode): { path: string; index?: number } | undefined {
-  return fileFrom((key) => annotationNode(holder, key));
 }

@@ -192,7 +192,7 @@ export function fileOf(doc: YamlHolder): { path: string; index?: number } | unde
 }
 
 /** {@link fileOf} over an annotation reader (either form of a resource). */
-export function fileFrom(
+function fileFrom(
   annotation: (key: string) => string | undefined,
 ): { path: string; index?: number } | undefined {
   const path = annotation("internal.config.kubernetes.io/path") ?? annotation("config.kubernetes.io/path");
