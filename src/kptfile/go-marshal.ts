@@ -14,11 +14,12 @@ type Ordered = Record<string, unknown>;
  * out here. Scalar and key texts are written here too when they are printable ASCII, safe integers,
  * booleans or null (a Kptfile status holds little else); other ones are taken from
  * `marshalWithDocument` (the reference, through the `yaml` package) once per distinct value. Any
- * other field goes through the reference whole.
+ * other field goes through the reference whole. `fresh`: top-level keys whose data the caller built
+ * anew (no object in it reached twice or from elsewhere), not searched for shared objects.
  */
-export function goMarshal(value: Ordered): string {
+export function goMarshal(value: Ordered, fresh: readonly string[] = []): string {
   const keys = Object.keys(value);
-  if (keys.length === 0 || sharesObjects(value)) return marshalWithDocument(value);
+  if (keys.length === 0 || sharesObjectsBut(value, fresh)) return marshalWithDocument(value);
   const out: Out = { parts: [], chunks: [] };
   for (const key of keys) {
     const field = value[key];
@@ -53,6 +54,18 @@ function flush(out: Out): void {
   if (out.parts.length === 0) return;
   out.chunks.push(out.parts.join(""));
   out.parts.length = 0;
+}
+
+/** {@link sharesObjects} of `value`, the data under its `fresh` keys left out. */
+function sharesObjectsBut(value: Ordered, fresh: readonly string[]): boolean {
+  if (fresh.length === 0) return sharesObjects(value);
+  const seen = new Set<object>([value]);
+  for (const key in value) {
+    if (fresh.includes(key)) continue;
+    const item = value[key];
+    if (typeof item === "object" && item !== null && sharesObjects(item, seen)) return true;
+  }
+  return false;
 }
 
 /** Whether an object or array is reached twice (the `yaml` package would write an anchor and alias). */

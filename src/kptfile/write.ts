@@ -223,5 +223,37 @@ function upstreamLockObject(lock: Kptfile["upstreamLock"]): Ordered | undefined 
 
 /** The root Kptfile's text with `status` set, as kpt writes it. */
 export function writeKptfileWithStatus(kptfile: Kptfile, status: KptfileStatus): string {
-  return goMarshal(kptfileObject(kptfile, status));
+  return goMarshal(kptfileObject(kptfile, status), builtAnew(status) ? ["status"] : []);
+}
+
+const isPrimitive = (value: unknown): boolean => typeof value !== "object" || value === null;
+
+/**
+ * Whether {@link statusObject} builds every object of its value anew: the values it takes as they are
+ * (strings of the steps and results; a function's result could hold other data) are all primitives.
+ */
+function builtAnew(status: KptfileStatus): boolean {
+  for (const c of status.conditions)
+    if (!isPrimitive(c.type) || !isPrimitive(c.status) || !isPrimitive(c.reason) || !isPrimitive(c.message))
+      return false;
+  const steps = [
+    ...(status.renderStatus?.mutationSteps ?? []),
+    ...(status.renderStatus?.validationSteps ?? []),
+  ];
+  for (const step of steps) {
+    if (!isPrimitive(step.image) || !isPrimitive(step.exec) || !isPrimitive(step.executionError))
+      return false;
+    if (!isPrimitive(step.stderr) || !isPrimitive(step.exitCode) || !isPrimitive(step.when)) return false;
+    for (const list of [step.results, step.errorResults]) {
+      for (const r of list ?? []) {
+        if (!isPrimitive(r.message) || !isPrimitive(r.severity)) return false;
+        if (r.field && !isPrimitive(r.field.path)) return false;
+        if (r.file && (!isPrimitive(r.file.path) || !isPrimitive(r.file.index))) return false;
+        const ref = r.resourceRef;
+        if (ref && (!isPrimitive(ref.apiVersion) || !isPrimitive(ref.kind))) return false;
+        if (ref && (!isPrimitive(ref.name) || !isPrimitive(ref.namespace))) return false;
+      }
+    }
+  }
+  return isPrimitive(status.renderStatus?.errorSummary);
 }
