@@ -100,13 +100,19 @@ function memo<T>(compute: (text: string) => T): (text: string) => T {
 
 const readsAsStringMemo = memo((text) => typeof coreValue(text) === "string");
 
-/** Whether a plain text reads as a string (the core schema's non-strings start with few characters). */
-function readsAsString(text: string): boolean {
+/**
+ * Whether a plain text surely reads as a string by its first character: a-z and A-Z but n, t, f, N,
+ * T, F (null, booleans); the core schema's other non-strings start with a digit or a sign.
+ */
+function startsAsString(text: string): boolean {
   const c = text.charCodeAt(0);
-  // a-z and A-Z but n, t, f, N, T, F (null, booleans): always a string.
   const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-  if (letter && c !== 110 && c !== 116 && c !== 102 && c !== 78 && c !== 84 && c !== 70) return true;
-  return readsAsStringMemo(text);
+  return letter && c !== 110 && c !== 116 && c !== 102 && c !== 78 && c !== 84 && c !== 70;
+}
+
+/** Whether a plain text reads as a string. */
+function readsAsString(text: string): boolean {
+  return startsAsString(text) || readsAsStringMemo(text);
 }
 
 /** A plain scalar's text as the Document form reads it: its string, or null for a null. */
@@ -161,7 +167,11 @@ function coreOf(node: YNode): unknown {
 /** The string form of a scalar node as the Document form reads it (null and collections: undefined). */
 export function nodeString(node: YNode | undefined): string | undefined {
   if (!node || node.kind !== Kind.Scalar) return undefined;
-  if ((node.style & (QUOTED_OR_BLOCK | Style.Tagged)) === 0) return plainString(node.value) ?? undefined;
+  if ((node.style & (QUOTED_OR_BLOCK | Style.Tagged)) === 0) {
+    // Most texts (names, kinds) are strings by their first character: no memo entry for each.
+    const text = node.value;
+    return startsAsString(text) ? text : (plainString(text) ?? undefined);
+  }
   const v = coreOf(node);
   return v === null ? undefined : String(v);
 }
