@@ -135,7 +135,14 @@ export function inSubtree(pkg: string, ancestor: string): boolean {
 
 /** An entry for a resource given as a `yaml` Document (kpt fn eval's stdin, the CLI): converted once. */
 export function documentEntry(doc: Document, createdAnnotations: boolean): Entry {
-  return { node: documentNode(doc), pkg: "", origin: undefined, originFile: undefined, createdAnnotations };
+  return {
+    node: documentNode(doc),
+    pkg: "",
+    origin: undefined,
+    originFile: undefined,
+    createdAnnotations,
+    facts: undefined,
+  };
 }
 
 /** kpt's `IsKRM` check of one resource; returns the problem or undefined. */

@@ -101,6 +101,7 @@ export class Hydration implements HydrationContext {
           origin: doc,
           originFile: parsed,
           createdAnnotations,
+          facts: undefined,
         };
         entry.facts = takeFacts(entry);
         this.working.push(entry);

@@ -338,6 +338,7 @@ function mapOutputs(
         origin: undefined,
         originFile: undefined,
         createdAnnotations: true,
+        facts: undefined,
       };
     }
     const untouched = input.passed !== undefined && doc === input.passed[sourceIndex!];
@@ -354,6 +355,7 @@ function mapOutputs(
       origin: source.origin,
       originFile: source.originFile,
       createdAnnotations: source.createdAnnotations,
+      facts: undefined,
       sourceIndex,
     };
   }
