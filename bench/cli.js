@@ -1,9 +1,10 @@
 // Whole-process CLI runs, cold (a fresh process each, as users run it): `porchlight render --allow-exec
 // <dir>` against `kpt fn render --allow-exec <dir>` on the same package with every step replaced by
-// `exec: cat` on both sides (identical work). Wall time is measured around the process; CPU time is
-// user+sys of the process and its children (the `cat`s) and peak RSS its maximum resident set, both as
-// GNU time reports them (%U, %S, %M from wait4's rusage). Every run renders a fresh copy of the
-// package; the last round's outputs are compared file by file (byte-identical with kpt or not).
+// `exec: cat` on both sides (identical work). CPU time is user+sys of the process and its children
+// (the `cat`s) and peak RSS its maximum resident set, from wait4's rusage to the microsecond
+// (./rusage.py; GNU time's %U and %S, the fallback without python3, cut each to 10 ms). Wall time
+// runs from the fork to the exit. Every run renders a fresh copy of the package; the last round's
+// outputs are compared file by file (byte-identical with kpt or not).
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -18,6 +19,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { deliberateReasons } from "./differences.js";
 import { identityExecPackage, writeTree } from "./packages.js";
 import { summary } from "./stats.js";
@@ -31,8 +33,29 @@ export function kptMissing() {
   return undefined;
 }
 
-function rssMissing() {
-  return existsSync(GNU_TIME) ? undefined : `${GNU_TIME} is absent: peak RSS is not measured`;
+const RUSAGE = fileURLToPath(new URL("./rusage.py", import.meta.url));
+
+let rusageArgv;
+/**
+ * The command prefix that writes `maxrssKiB user sys [wall]` (seconds) of the command after it to
+ * `file`: ./rusage.py under python3 (microseconds), else GNU time (10 ms), else none.
+ */
+function measuredBy(file) {
+  rusageArgv ??=
+    spawnSync("python3", ["-c", ""]).status === 0
+      ? ["python3", RUSAGE]
+      : existsSync(GNU_TIME)
+        ? [GNU_TIME, "-f", "%M %U %S", "-o"]
+        : [];
+  return rusageArgv.length === 0 ? [] : [...rusageArgv, file];
+}
+
+/** How CPU time and peak RSS are measured, for the report: a sentence. */
+export function cpuMeasure() {
+  measuredBy("");
+  if (rusageArgv[0] === "python3") return "wait4's rusage to the microsecond (bench/rusage.py)";
+  if (rusageArgv.length > 0) return "GNU time (%U and %S cut to 10 ms each)";
+  return "not measured (neither python3 nor GNU time is installed)";
 }
 
 /** Runs `argv` once in a fresh copy of `template`; returns `{ms, cpuMs, rssMiB}`. Throws when it fails. */
@@ -42,18 +65,20 @@ function runOnce(argv, template, work, keep) {
   cpSync(template, dir, { recursive: true });
   const rssFile = path.join(work, "rss");
   rmSync(rssFile, { force: true });
-  const withTime = rssMissing() ? argv : [GNU_TIME, "-f", "%M %U %S", "-o", rssFile, ...argv];
+  const withTime = [...measuredBy(rssFile), ...argv];
   const start = performance.now();
   const res = spawnSync(withTime[0], [...withTime.slice(1), dir], { encoding: "utf8", cwd: work });
-  const ms = performance.now() - start;
+  const outside = performance.now() - start;
   if (res.status !== 0) {
     // The fresh copy's temporary path is the machine's, not the package's: named as PKG_PATH.
     const said = `${res.stderr}${res.stdout}`.split(dir).join("PKG_PATH");
     throw new Error(`bench: ${argv.join(" ")} failed (${res.status}):\n${said}`);
   }
-  const [rssKiB, user, sys] = existsSync(rssFile)
+  const [rssKiB, user, sys, wall] = existsSync(rssFile)
     ? readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ").map(Number)
-    : [Number.NaN, Number.NaN, Number.NaN];
+    : [Number.NaN, Number.NaN, Number.NaN, undefined];
+  // The wrapper's own start (python3's) is not the command's.
+  const ms = wall === undefined ? outside : wall * 1000;
   if (keep) {
     rmSync(keep, { recursive: true, force: true });
     renameSync(dir, keep);
