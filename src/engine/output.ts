@@ -93,12 +93,24 @@ export function composeFiles(options: {
     // kyaml JSON-encodes a *.json file's single resource; more than one is written as YAML.
     const json = isJsonPath(file) && docs.length === 1 ? goJsonText(nodeToDocument(docs[0].node)) : undefined;
     const text = json ?? renderNodeFileText(docs);
-    out.set(file, encoder.encode(text));
+    // A file written as it was read keeps its bytes: no encoding (most files of most renders).
+    if (!sameAsRead(text, options.parsed.get(file), options.files.get(file)))
+      out.set(file, encoder.encode(text));
   }
   for (const file of options.inputFiles) {
     if (!groups.has(file)) out.delete(file);
   }
   return { files: out, resourcePaths: [...groups.keys()].sort() };
+}
+
+/**
+ * Whether `text` is the file as read: its decoded text, from bytes without a byte-order mark (which
+ * decoding drops and writing does not put back). The bytes are valid UTF-8 (a render refuses a file
+ * that is not), so they are what encoding the text gives.
+ */
+function sameAsRead(text: string, read: NodeParsedFile | undefined, bytes: Uint8Array | undefined): boolean {
+  if (read === undefined || bytes === undefined || read.text !== text) return false;
+  return !(bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf);
 }
 
 /**
