@@ -133,17 +133,22 @@ export function writeBreakChar(em: Emitter, s: string, i: number): void {
 /** Characters of `out` from which {@link flushLarge} moves it to `chunks`. */
 const CHUNK = 65536;
 
+/** A search over a piece's text (nothing a written piece holds; its result is not used). */
+const NUL = /\0/;
+
 /**
  * Moves `out` to `chunks` once it holds 64 Ki characters (the direct writer calls it after each
- * collection item or value). V8 builds `out += s` as a tree of ~20-byte cons cells, one per append:
- * over a ResourceList they outweighed the text ~8 to 1. Indexing a piece flattens it, so its cells
- * die young; optimised code may drop the unused read, and the final join flattens the pieces then
- * (measured faster warm than forcing it here). The CLI's 10k exec render: 18% less CPU with it.
+ * collection item or value). V8 builds `out += s` as a tree of ~32-byte cons cells, one per append:
+ * over a ResourceList they outweigh the text ~4 to 1. Searching a piece with a regexp makes V8
+ * flatten it first (the cells then die young, before the next scavenge or two), and a regexp run is
+ * never dropped as unused. Reading one character did not do it: V8 reads `charCodeAt(0)` down the
+ * rope's left edge, so every piece stayed a rope until the final join and all its cells were
+ * promoted — ~35 MB of old space per 8 MB ResourceList, most of an exec step's garbage in the CLI.
  */
 export function flushLarge(em: Emitter): void {
   if (em.out.length < CHUNK) return;
   const s = em.out;
-  s.charCodeAt(0);
+  NUL.test(s);
   em.chunks.push(s);
   em.out = "";
 }
