@@ -185,7 +185,8 @@ function lineOf(doc: Document, path: string[], lines: LineCounter): number {
 export function readKptfile(file: string, text: string): ReadKptfile {
   let parsedFile: ReturnType<typeof parseYamlFile>;
   try {
-    parsedFile = parseYamlFile(file, text);
+    // kpt decodes the Kptfile's first YAML document, a `null` one too (an unknown resource type).
+    parsedFile = parseYamlFile(file, text, { keepEmpty: true });
   } catch (err) {
     if (err instanceof YamlSyntaxError) throw new KptfileError({ file, detail: err.detail });
     throw err;
@@ -238,7 +239,7 @@ function keyText(k: YNode): string {
  */
 export function kptfileFromNodes(text: string): Kptfile | undefined {
   try {
-    const docs = readYamlStream(text);
+    const docs = readYamlStream(text, { keepEmpty: true });
     const root = docs.length === 1 ? docs[0].node.content[0] : undefined;
     const obj = root ? (nodePlain(root) as Record<string, unknown> | undefined) : undefined;
     if (!obj || typeof obj !== "object" || obj.apiVersion !== "kpt.dev/v1" || obj.kind !== "Kptfile")

@@ -8,7 +8,16 @@
 import { type Document, isMap, isNode } from "yaml";
 import { writeDocument } from "../yaml/from-document.js";
 import { goComment } from "../yaml/from-document-scalar.js";
-import { deriveSeqIndent, printDocument, readYamlStream, type StreamDocument } from "../yaml/index.js";
+import {
+  DocumentSeparatorError,
+  deriveSeqIndent,
+  isEmptyDocument,
+  parseStream,
+  printDocument,
+  type ReadStreamOptions,
+  readYamlStream,
+  type StreamDocument,
+} from "../yaml/index.js";
 import { Kind, Style, type YNode } from "../yaml/node.js";
 import { nodeToDocument, yamlComment } from "../yaml/to-document.js";
 import { viaDocument } from "./annotations-node.js";
@@ -20,6 +29,7 @@ import {
   type SeqIndent,
   splitChunks,
 } from "./yaml-chunks.js";
+import { YamlSyntaxError } from "./yaml-errors.js";
 import { serializeWithYamlPackage } from "./yaml-go-write.js";
 import { parseYamlFileWithYamlPackage } from "./yaml-package-read.js";
 
@@ -27,18 +37,30 @@ export { deriveSeqIndentStyle, type ParsedDocument, type ParsedFile, type SeqInd
 export { goNormalize, goStringifyOptions } from "./yaml-go-write.js";
 
 /**
- * Parses one YAML file. Throws `YamlSyntaxError` (file and Go-worded line) on bad YAML.
+ * Parses one YAML file: its resource documents, as kyaml's ByteReader reads them (empty and null
+ * documents skipped), or with `keepEmpty` every document (a Kptfile's first one is decoded as is).
+ * Throws `YamlSyntaxError` (file and Go-worded line) on bad YAML.
  */
-export function parseYamlFile(path: string, text: string): ParsedFile {
-  if (process.env.PORCHLIGHT_OLD_READER === "1") return parseYamlFileWithYamlPackage(path, text);
+export function parseYamlFile(path: string, text: string, options: ReadStreamOptions = {}): ParsedFile {
+  if (process.env.PORCHLIGHT_OLD_READER === "1") return parseYamlFileWithYamlPackage(path, text, options);
   let stream: StreamDocument[];
   try {
-    stream = readYamlStream(text);
-  } catch {
+    stream = readYamlStream(text, options);
+  } catch (err) {
+    separatorProblem(path, err);
     // The `yaml` package's reading words the error as kpt does (or reads what ours refused).
-    return parseYamlFileWithYamlPackage(path, text);
+    return parseYamlFileWithYamlPackage(path, text, options);
   }
   return streamFile(path, text, stream);
+}
+
+/**
+ * Throws kpt's error for a `---` line kyaml refuses (`--- null` past the first line), which the `yaml`
+ * package would read as a document. @throws YamlSyntaxError
+ */
+function separatorProblem(path: string, err: unknown): void {
+  if (err instanceof DocumentSeparatorError)
+    throw new YamlSyntaxError({ file: path, line: err.separatorLine, detail: err.message });
 }
 
 /**
@@ -152,7 +174,8 @@ export function readYamlFileNodes(path: string, text: string): NodeParsedFile {
   if (process.env.PORCHLIGHT_OLD_READER !== "1") {
     try {
       stream = readYamlStream(text);
-    } catch {
+    } catch (err) {
+      separatorProblem(path, err);
       stream = undefined;
     }
   }
@@ -173,7 +196,9 @@ export function readYamlFileNodes(path: string, text: string): NodeParsedFile {
 
 /** A file's documents as our reader gave them, each with its source chunk when the chunks line up. */
 function streamFile(path: string, text: string, stream: StreamDocument[]): ParsedFile {
-  const contentChunks = stream.length > 0 ? splitChunks(text).filter((c) => !isBlankChunk(c)) : [];
+  let contentChunks = stream.length > 0 ? splitChunks(text).filter((c) => !isBlankChunk(c)) : [];
+  // A `null` document is no resource either (kyaml skips it); only read when there may be one.
+  if (contentChunks.length > stream.length) contentChunks = contentChunks.filter((c) => !isNullChunk(c));
   const sourceOk = contentChunks.length === stream.length;
   const docs: ParsedDocument[] = stream.map((d, index) => ({
     doc: nodeToDocument(d.node),
@@ -182,6 +207,16 @@ function streamFile(path: string, text: string, stream: StreamDocument[]): Parse
     seqIndent: d.seqIndent,
   }));
   return { path, text, seqIndent: docs[0]?.seqIndent ?? deriveSeqIndent(text), docs };
+}
+
+/** Whether a chunk's document is one kyaml skips (`null`, `~`, ...); false when it is not YAML. */
+function isNullChunk(chunk: string): boolean {
+  try {
+    const nodes = parseStream(chunk);
+    return nodes.length > 0 && nodes.every(isEmptyDocument);
+  } catch {
+    return false;
+  }
 }
 
 /** A document node written as kyaml writes a changed document (`serializeChanged` on a node). */

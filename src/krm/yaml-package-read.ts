@@ -30,7 +30,11 @@ import {
 import { toYamlSyntaxError } from "./yaml-errors.js";
 
 /** `parseYamlFile` through the `yaml` package and the fix-ups of its comment placement. */
-export function parseYamlFileWithYamlPackage(path: string, text: string): ParsedFile {
+export function parseYamlFileWithYamlPackage(
+  path: string,
+  text: string,
+  options: { keepEmpty?: boolean } = {},
+): ParsedFile {
   // The yaml package's own duplicate-key check compares each key with every earlier one (quadratic in
   // a map's size); keys are checked here with a set instead, and a file that has a duplicate (or any
   // error) is parsed again with the package's check, whose errors are the ones reported.
@@ -47,7 +51,7 @@ export function parseYamlFileWithYamlPackage(path: string, text: string): Parsed
   if (errors.length > 0) throw toYamlSyntaxError(path, errors);
   const chunks = splitChunks(text);
   const contentChunks = chunks.filter((c) => !isBlankChunk(c));
-  const contentDocs = list.filter((d) => !isNullDocument(d));
+  const contentDocs = options.keepEmpty === true ? list : list.filter((d) => !isNullDocument(d));
   const sourceOk = contentChunks.length === contentDocs.length;
   for (const doc of contentDocs) restoreKeyLineComments(doc, text);
   const last = contentDocs.at(-1);

@@ -6,7 +6,7 @@
  */
 import { emitDocument } from "./emitter.js";
 import { fastReadDocument } from "./fast/index.js";
-import { Kind, type YNode } from "./node.js";
+import type { YNode } from "./node.js";
 import { parseStream } from "./parser.js";
 
 export { type EmitOptions, emitDocument } from "./emitter.js";
@@ -29,19 +29,53 @@ export interface StreamDocument {
   seqIndent: SeqIndent;
 }
 
-/** Whether a document node holds nothing (kyaml skips such documents: empty or null content). */
+/**
+ * Whether kyaml's ByteReader skips a document: one with no content, or whose content is tagged
+ * `!!null` (kyaml's `IsYNodeEmptyDoc`) — empty, `null`, `Null`, `NULL`, `~`, an anchored null, or
+ * any node with an explicit `!!null` tag. The document goes with its comments.
+ */
 export function isEmptyDocument(doc: YNode): boolean {
   const c = doc.content[0];
-  if (!c) return true;
-  return c.kind === Kind.Scalar && c.tag === "!!null" && c.value === "" && c.anchor === "";
+  return c === undefined || c.tag === "!!null";
 }
 
 /**
- * Reads a YAML file's documents as kyaml's ByteReader does: empty documents skipped, each
- * remaining one indexed and given the sequence indentation of its own text.
+ * A `---` line with more than a comment after it, past a file's first line (kyaml's
+ * `splitDocuments` refuses it before any YAML is read): `message` is kyaml's words.
+ */
+export class DocumentSeparatorError extends YamlError {
+  constructor(
+    /** The separator line, trimmed. */
+    readonly separator: string,
+    /** The 1-based line of the separator. */
+    readonly separatorLine: number,
+  ) {
+    super(
+      `invalid document separator: ${separator}`,
+      { index: 0, line: separatorLine - 1, column: 0 },
+      "",
+      separatorLine,
+    );
+    this.message = `invalid document separator: ${separator}`;
+  }
+}
+
+/** How {@link readYamlStream} reads. */
+export interface ReadStreamOptions {
+  /**
+   * Keep the documents kyaml's ByteReader skips ({@link isEmptyDocument}): for a Kptfile, whose
+   * first YAML document kpt decodes whatever it holds (a leading `null` is an unknown resource type).
+   */
+  keepEmpty?: boolean;
+}
+
+/**
+ * Reads a YAML file's documents as kyaml's ByteReader does: empty and null documents skipped (unless
+ * `keepEmpty`), each remaining one indexed and given the sequence indentation of its own text.
  * @throws YamlError on bad YAML.
  */
-export function readYamlStream(text: string): StreamDocument[] {
+export function readYamlStream(text: string, options: ReadStreamOptions = {}): StreamDocument[] {
+  const keepEmpty = options.keepEmpty === true;
   // kyaml's ByteReader: CRLF to LF, then each `---` line splits off a document decoded on its own.
   const out: StreamDocument[] = [];
   let header = "";
@@ -54,7 +88,7 @@ export function readYamlStream(text: string): StreamDocument[] {
     }
     const nodes = fastReadDocument(chunk, line) ?? parseStream(chunk, line);
     for (const node of nodes) {
-      if (isEmptyDocument(node)) continue;
+      if (!keepEmpty && isEmptyDocument(node)) continue;
       if (header !== "") {
         node.headComment = joinComment(header, node.headComment);
         header = "";
@@ -75,7 +109,8 @@ export interface KyamlChunk {
 
 /**
  * A file's text cut as kyaml's ByteReader cuts it (CRLF to LF, split at `---` lines), each piece
- * with the line it starts at. @throws YamlError on a `---` line with more than a comment after it.
+ * with the line it starts at. @throws DocumentSeparatorError on a `---` line with more than a comment
+ * after it.
  */
 export function kyamlChunks(text: string): KyamlChunk[] {
   const src = text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
@@ -115,14 +150,9 @@ function splitKyamlDocuments(text: string): Array<{ text: string; nextLine: numb
     const end = text.indexOf("\n", at + 1);
     if (end < 0) break;
     const rest = text.slice(at + 4, end).trim();
-    if (rest.length > 0 && rest[0] !== "#")
-      throw new YamlError(
-        `invalid document separator: ${text.slice(at + 1, end).trim()}`,
-        { index: at, line: 0, column: 0 },
-        "",
-        0,
-      );
     const piece = text.slice(prev, at);
+    if (rest.length > 0 && rest[0] !== "#")
+      throw new DocumentSeparatorError(text.slice(at + 1, end).trim(), line + countLines(piece) + 2);
     line += countLines(piece) + 2;
     out.push({ text: piece, nextLine: line });
     prev = end + 1;
