@@ -143,14 +143,12 @@ function namedShim(name, importerFile) {
 /**
  * The `yaml` package through its ES-module build (the one it gives browsers; the same sources) instead
  * of its CommonJS one: esbuild then hoists its ~70 modules into plain scope and drops what is unused,
- * where the CommonJS form evaluates every module wrapper when a render starts. The one difference
- * between the builds, how a warning is reported, is put back to the Node build's (process.emitWarning).
+ * where the CommonJS form evaluates every module wrapper when it is loaded. The one difference between
+ * the builds, how a warning is reported, is put back to the Node build's (process.emitWarning).
  */
 const yamlAsModules = {
   name: "yaml-as-modules",
   setup(b) {
-    const dir = path.dirname(buildRequire.resolve("yaml/package.json"));
-    b.onResolve({ filter: /^yaml$/ }, () => ({ path: path.join(dir, "browser/index.js") }));
     b.onLoad({ filter: /[\\/]yaml[\\/]browser[\\/]dist[\\/]log\.js$/ }, () => ({
       contents: [
         "function debug(logLevel, ...messages) {",
@@ -169,6 +167,123 @@ const yamlAsModules = {
   },
 };
 
+/**
+ * Packages a render without a pipeline may never use, each bundled as one file of its own,
+ * dist/cli/<name>.cjs, which the CLI requires the first time it uses the package: `yaml` (200 KB; our
+ * own YAML layer reads and writes packages), `ignore` (30 KB, for a `.krmignore`).
+ */
+const lazyPackages = {
+  yaml: {
+    entry: path.join(path.dirname(buildRequire.resolve("yaml/package.json")), "browser/dist/index.js"),
+    plugins: [yamlAsModules],
+  },
+  ignore: { entry: buildRequire.resolve("ignore"), plugins: [] },
+};
+/** Each lazy package's export names (as its file has them). */
+const lazyExports = {};
+for (const [name, { entry, plugins }] of Object.entries(lazyPackages)) {
+  const outfile = path.join(root, `dist/cli/${name}.cjs`);
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node22",
+    logLevel: "warning",
+    plugins,
+  });
+  lazyExports[name] = Object.keys(buildRequire(outfile));
+}
+
+/**
+ * Each module's import of a lazy package becomes an import of a few-line module of its own (one per
+ * importing module, so that no shim becomes a chunk of its own) whose bindings are stand-ins until one
+ * of them is used: the first call, `new`, or property read (`Scalar.PLAIN`) of any of them requires
+ * the package's file and sets every binding of that module to the package's own export. From then on
+ * the importing module uses the package's functions and classes themselves. A stand-in forwards what
+ * it is asked (so a stand-in kept in a variable still works). The names are those the compiled module
+ * imports (all the package's exports for a namespace import).
+ */
+const lazyPackageFiles = {
+  name: "lazy-package-files",
+  setup(b) {
+    const names = Object.keys(lazyPackages).join("|");
+    b.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({
+      path: `${args.path}?${path.relative(root, args.importer)}`,
+      namespace: "lazy-package",
+    }));
+    b.onResolve({ filter: new RegExp(`^\\./(${names})\\.cjs$`) }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => {
+      const [name, importer] = args.path.split("?");
+      return {
+        contents: lazyPackageModule(name, importedNames(name, path.join(root, importer))),
+        loader: "js",
+      };
+    });
+  },
+};
+
+/** The names `importerFile` imports from package `name` ("default" for a default import, all for `*`). */
+function importedNames(name, importerFile) {
+  const source = readFileSync(importerFile, "utf8");
+  const exports = lazyExports[name];
+  const names = new Set();
+  const imports = new RegExp(`\\b(?:import|export)\\s+([^;"']*?)\\s*from\\s*["']${name}["']`, "g");
+  for (const m of source.matchAll(imports)) {
+    const clause = m[1].trim();
+    if (clause.includes("*")) return ["default", ...exports];
+    const braces = /\{([^}]*)\}/.exec(clause);
+    if (
+      clause
+        .replace(/\{[^}]*\}/, "")
+        .replace(/,/g, "")
+        .trim() !== ""
+    )
+      names.add("default");
+    for (const part of braces?.[1].split(",") ?? []) {
+      const imported = part.trim().split(/\s+as\s+/)[0];
+      if (imported) names.add(imported);
+    }
+  }
+  for (const n of names)
+    if (n !== "default" && !exports.includes(n)) throw new Error(`${name} has no export ${n}`);
+  return [...names];
+}
+
+/**
+ * ES-module source for the bindings `names` of lazy package `name`, each a stand-in until the
+ * package's file is required (`default`: its exports object, as both packages' ES-module default).
+ */
+function lazyPackageModule(name, names) {
+  const local = (n) => `${name}_${n}`;
+  const exported = (n) => (n === "default" ? "real" : `real.${n}`);
+  return [
+    "let real;",
+    "const load = () => {",
+    "  if (real === undefined) {",
+    `    real = require(${JSON.stringify(`./${name}.cjs`)});`,
+    ...names.map((n) => `    ${local(n)} = ${exported(n)};`),
+    "  }",
+    "  return real;",
+    "};",
+    'const pick = (key) => (key === "default" ? load() : load()[key]);',
+    "const standIn = (key) => {",
+    "  const p = new Proxy(function () {}, {",
+    "    apply: (_, self, args) => Reflect.apply(pick(key), self, args),",
+    "    construct: (_, args, target) => Reflect.construct(pick(key), args, target === p ? pick(key) : target),",
+    "    get: (_, prop) => pick(key)[prop],",
+    "  });",
+    "  return p;",
+    "};",
+    ...names.map((n) => `let ${local(n)} = standIn(${JSON.stringify(n)});`),
+    `export { ${names.map((n) => `${local(n)} as ${n}`).join(", ")} };`,
+  ].join("\n");
+}
+
 await build({
   entryPoints: { porchlight: path.join(root, "dist/src/cli/main.js") },
   outdir: path.join(root, "dist/cli"),
@@ -178,7 +293,7 @@ await build({
   platform: "node",
   target: "node22",
   logLevel: "warning",
-  plugins: [yamlAsModules, builtinsByRequire],
+  plugins: [lazyPackageFiles, builtinsByRequire],
   // CommonJS dependencies (yaml) call require(); give the ESM bundle one.
   banner: {
     js: 'import { createRequire as __porchlightCreateRequire } from "node:module"; const require = __porchlightCreateRequire(import.meta.url);',

@@ -14,7 +14,7 @@
 
 import { decodeKptfileData } from "../kptfile/check.js";
 import { mergeRenderedCondition } from "../kptfile/conditions.js";
-import { KptfileError, readKptfileData, toPlain } from "../kptfile/read.js";
+import { KptfileError, nodeToPlain, readKptfileData, toPlain } from "../kptfile/read.js";
 import type { Kptfile } from "../kptfile/schema.js";
 import { writeKptfileWithStatus } from "../kptfile/write.js";
 import { fieldValue, firstValue, pairIndex, rootMap } from "../krm/annotations-node.js";
@@ -263,6 +263,63 @@ function withoutRenderStatus<T>(doc: YNode, read: () => T): T {
   }
 }
 
+/** The annotations a render adds to what it reads, taken off the root Kptfile it stores. */
+const ID_ANNOTATIONS = [
+  "config.kubernetes.io/index",
+  "config.kubernetes.io/path",
+  "internal.config.kubernetes.io/index",
+  "internal.config.kubernetes.io/path",
+  "internal.config.kubernetes.io/seqindent",
+  "config.k8s.io/id",
+];
+
+/**
+ * The root Kptfile entry's data as stored: its node as plain data ({@link toPlain} of its `yaml`
+ * Document), each of {@link ID_ANNOTATIONS} deleted, then `metadata.annotations` when the read
+ * created it and it is left empty. Read from the node itself when it is plain data
+ * ({@link nodeToPlain}: no alias, tag or non-string key) with a mapping, or nothing, for its metadata
+ * and annotations; otherwise through the `yaml` Document (the same result, without loading the
+ * package for a plain Kptfile).
+ */
+function storedKptfilePlain(root: Entry): unknown {
+  const top = rootMap(root.node);
+  const meta = firstValue(top, "metadata");
+  const annotations = meta?.kind === Kind.Mapping ? firstValue(meta, "annotations") : undefined;
+  if (
+    top &&
+    (meta === undefined || meta.kind === Kind.Mapping) &&
+    (annotations === undefined || annotations.kind === Kind.Mapping)
+  ) {
+    const removed: [YNode, number, YNode[]][] = [];
+    try {
+      if (meta && annotations) {
+        for (const key of ID_ANNOTATIONS) {
+          const at = pairIndex(annotations, key);
+          if (at >= 0) removed.push([annotations, at, annotations.content.splice(at, 2)]);
+        }
+        if (root.createdAnnotations && annotations.content.length === 0) {
+          const at = pairIndex(meta, "annotations");
+          removed.push([meta, at, meta.content.splice(at, 2)]);
+        }
+      }
+      const plain = nodeToPlain(top);
+      if (plain) return plain.value;
+    } finally {
+      for (let i = removed.length - 1; i >= 0; i--) {
+        const [map, at, pair] = removed[i];
+        map.content.splice(at, 0, ...pair);
+      }
+    }
+  }
+  const clone = nodeToDocument(root.node);
+  if (clone.getIn(["metadata", "annotations"])) {
+    for (const key of ID_ANNOTATIONS) clone.deleteIn(["metadata", "annotations", key]);
+    const left = clone.getIn(["metadata", "annotations"]) as { items?: unknown[] } | undefined;
+    if (root.createdAnnotations && left?.items?.length === 0) clone.deleteIn(["metadata", "annotations"]);
+  }
+  return toPlain(clone.contents);
+}
+
 /** Composes the stored files from the working set, the root Kptfile re-serialized with the status. */
 function store(
   h: Hydration,
@@ -280,25 +337,10 @@ function store(
   const composed = composeFiles({ files: original, entries: rest, parsed: h.parsed, inputFiles });
   let kptfile = withStatus.fallback;
   if (root) {
-    // The root Kptfile is read back as a Document once (its status is written by the Kptfile writer),
-    // without the last render's report: the new status replaces it.
-    const clone = withoutRenderStatus(root.node, () => nodeToDocument(root.node));
-    const meta = clone.getIn(["metadata", "annotations"]);
-    if (meta) {
-      for (const key of [
-        "config.kubernetes.io/index",
-        "config.kubernetes.io/path",
-        "internal.config.kubernetes.io/index",
-        "internal.config.kubernetes.io/path",
-        "internal.config.kubernetes.io/seqindent",
-        "config.k8s.io/id",
-      ]) {
-        clone.deleteIn(["metadata", "annotations", key]);
-      }
-      const left = clone.getIn(["metadata", "annotations"]) as { items?: unknown[] } | undefined;
-      if (root.createdAnnotations && left?.items?.length === 0) clone.deleteIn(["metadata", "annotations"]);
-    }
-    const parsed = decodeKptfileData(toPlain(clone.contents));
+    // The root Kptfile is read back once (its status is written by the Kptfile writer), without the
+    // last render's report (the new status replaces it) and the annotations the render added.
+    const plain = withoutRenderStatus(root.node, () => storedKptfilePlain(root));
+    const parsed = decodeKptfileData(plain);
     if (parsed.success) kptfile = parsed.data;
   }
   const status = keepConditions(withStatus.status, kptfile);

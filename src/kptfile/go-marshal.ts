@@ -2,7 +2,7 @@
  * Go yaml.v3 marshalling of plain ordered data (kpt writes its Kptfile and results files so): Go's
  * quoting rules, map keys in the data's order, sequences indented under their key (kyaml "wide").
  */
-import { Document, isScalar, Scalar, visit } from "yaml";
+import { Document, isScalar, visit } from "yaml";
 import { goStringStyle } from "../yaml/go-style.js";
 
 type Ordered = Record<string, unknown>;
@@ -108,11 +108,12 @@ function asciiStringText(text: string): string | undefined {
     if (c < 0x20 || c > 0x7e) return undefined;
   }
   switch (goStringStyle(text)) {
-    case Scalar.PLAIN:
+    // The `yaml` package's Scalar.PLAIN ... (the strings themselves: no need to load it for them)
+    case "PLAIN":
       return text;
-    case Scalar.QUOTE_DOUBLE:
+    case "QUOTE_DOUBLE":
       return `"${text.replace(/[\\"]/g, "\\$&")}"`;
-    case Scalar.QUOTE_SINGLE:
+    case "QUOTE_SINGLE":
       return `'${text.replaceAll("'", "''")}'`;
     default:
       return undefined;

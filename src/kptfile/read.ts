@@ -220,6 +220,19 @@ function nodePlain(n: YNode): unknown {
   return plain && resolvePlain(n.value) === "!!null" ? undefined : n.value;
 }
 
+/**
+ * A node as plain data, as {@link toPlain} gives its `yaml` Document form (`nodeToDocument`), or
+ * undefined for a node holding an alias, a tag or a key that is not a string.
+ */
+export function nodeToPlain(n: YNode): { value: unknown } | undefined {
+  try {
+    return { value: nodePlain(n) };
+  } catch (err) {
+    if (err instanceof NotPlain) return undefined;
+    throw err;
+  }
+}
+
 /** A mapping key as `toPlain` names it: a string key's text, a plain null as "null". @throws NotPlain */
 function keyText(k: YNode): string {
   if (k.kind !== Kind.Scalar || (k.style & Style.Tagged) !== 0) throw new NotPlain();

@@ -6,8 +6,8 @@
  * `yaml` Document would move (a removed key holding or following a comment) goes through the
  * Document once, so the result is the Document version's exactly.
  */
-import { type Document, Scalar } from "yaml";
-import { fromScalar } from "../yaml/from-document-scalar.js";
+import type { Document } from "yaml";
+import { stringScalar } from "../yaml/from-document-scalar.js";
 import { Kind, Style, YNode } from "../yaml/node.js";
 import { documentScalarValue, nodeToDocument } from "../yaml/to-document.js";
 import {
@@ -142,7 +142,7 @@ const keyStyles = new Map<string, YNode>();
 function keyNode(key: string): YNode {
   let template = keyStyles.get(key);
   if (!template) {
-    template = fromScalar(new Scalar(key));
+    template = stringScalar(key);
     keyStyles.set(key, template);
   }
   const n = new YNode(Kind.Scalar, template.tag, key);

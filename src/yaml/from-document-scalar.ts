@@ -3,7 +3,7 @@
  * (from-document.ts): a scalar's text, tag and style as yaml.v3's encoder would hold them for the
  * value (kyaml's `yaml.Node` after `Encode`), a comment as yaml.v3 holds it.
  */
-import { Scalar } from "yaml";
+import type { Scalar } from "yaml";
 import { goStringStyle } from "./go-style.js";
 import { Kind, Style, YNode } from "./node.js";
 import { resolvePlain } from "./resolve.js";
@@ -55,7 +55,7 @@ function scalarText(node: Scalar): string {
   const source = (node as { source?: unknown }).source;
   if (
     typeof source === "string" &&
-    (node.type === undefined || node.type === Scalar.PLAIN) &&
+    (node.type === undefined || node.type === "PLAIN") &&
     sourceMatches(source, value)
   ) {
     return source;
@@ -122,44 +122,58 @@ function readNumber(text: string): number {
 /**
  * A scalar node for a `yaml` Scalar: strings keep their style (Go's quoting for new ones, folded
  * blocks double-quoted), other values their source text (yaml.v3 encoder's `stringv`/`intv`...).
+ * The package's style names (`Scalar.PLAIN` ...) are written out as the strings they are, so that
+ * {@link stringScalar} needs no `yaml` package (the CLI loads it only once it is used).
  */
 export function fromScalar(node: Scalar): YNode {
   const n = new YNode(Kind.Scalar);
   const value = node.value;
   const explicitTag = shortTagOf(node.tag);
   if (typeof value === "string") {
-    n.value = value;
-    let type = node.type;
-    if (type === undefined) type = goStringStyle(value);
-    if (type === Scalar.BLOCK_FOLDED) type = Scalar.QUOTE_DOUBLE;
-    if (type === Scalar.BLOCK_LITERAL && !blockAllowed(value)) type = Scalar.QUOTE_DOUBLE;
-    switch (type) {
-      case Scalar.QUOTE_DOUBLE:
-        n.style = Style.DoubleQuoted;
-        break;
-      case Scalar.QUOTE_SINGLE:
-        n.style = Style.SingleQuoted;
-        break;
-      case Scalar.BLOCK_LITERAL:
-        n.style = Style.Literal;
-        break;
-      default:
-        n.style = 0;
-    }
-    n.tag = explicitTag && explicitTag !== "!!str" ? explicitTag : "!!str";
-    if (explicitTag && explicitTag !== "!!str") n.style |= Style.Tagged;
-    // A plain string that would read as another type gets double quotes (yaml.v3's encoder).
-    if (n.style === 0 && resolvePlain(value) !== "!!str") n.style = Style.DoubleQuoted;
+    setString(n, value, node.type, explicitTag);
   } else {
     n.value = scalarText(node);
     if (explicitTag) {
       n.tag = explicitTag;
       n.style = Style.Tagged;
     } else n.tag = resolvePlain(n.value);
-    if (node.type === Scalar.QUOTE_DOUBLE) n.style |= Style.DoubleQuoted;
-    else if (node.type === Scalar.QUOTE_SINGLE) n.style |= Style.SingleQuoted;
+    if (node.type === "QUOTE_DOUBLE") n.style |= Style.DoubleQuoted;
+    else if (node.type === "QUOTE_SINGLE") n.style |= Style.SingleQuoted;
   }
   if (node.anchor) n.anchor = node.anchor;
   n.lineComment = goComment(node.comment);
   return n;
+}
+
+/** The node of `fromScalar(new Scalar(text))`: a new string, in Go's quoting. */
+export function stringScalar(text: string): YNode {
+  const n = new YNode(Kind.Scalar);
+  setString(n, text, undefined, "");
+  return n;
+}
+
+/** Sets a string scalar node's text, style and tag from a `yaml` Scalar's type and short tag. */
+function setString(n: YNode, value: string, scalarType: Scalar.Type | undefined, explicitTag: string): void {
+  n.value = value;
+  let type = scalarType;
+  if (type === undefined) type = goStringStyle(value);
+  if (type === "BLOCK_FOLDED") type = "QUOTE_DOUBLE";
+  if (type === "BLOCK_LITERAL" && !blockAllowed(value)) type = "QUOTE_DOUBLE";
+  switch (type) {
+    case "QUOTE_DOUBLE":
+      n.style = Style.DoubleQuoted;
+      break;
+    case "QUOTE_SINGLE":
+      n.style = Style.SingleQuoted;
+      break;
+    case "BLOCK_LITERAL":
+      n.style = Style.Literal;
+      break;
+    default:
+      n.style = 0;
+  }
+  n.tag = explicitTag && explicitTag !== "!!str" ? explicitTag : "!!str";
+  if (explicitTag && explicitTag !== "!!str") n.style |= Style.Tagged;
+  // A plain string that would read as another type gets double quotes (yaml.v3's encoder).
+  if (n.style === 0 && resolvePlain(value) !== "!!str") n.style = Style.DoubleQuoted;
 }

@@ -4,7 +4,7 @@
  * (`"True"`, `"0"`), single quotes when plain is not allowed (`'set annotations: {"a":"b"}'`), a
  * literal block for multi-line text.
  */
-import { Scalar } from "yaml";
+import type { Scalar } from "yaml";
 import { escapeDoubleQuoted } from "./emit/scalars.js";
 
 const OLD_BOOLS = new Set([
@@ -80,18 +80,21 @@ export function plainAllowed(text: string): boolean {
   return true;
 }
 
-/** The yaml.v3 style for a string value, as a `yaml` package scalar type. */
+/**
+ * The yaml.v3 style for a string value, as a `yaml` package scalar type (`Scalar.PLAIN` ... are these
+ * strings; written out, so the CLI need not load the package to read them).
+ */
 export function goStringStyle(text: string): Scalar.Type {
   // Control characters (other than tab and line breaks) only fit in double quotes.
-  if (hasControlCharacter(text.replace(/[\t\r\n]/g, ""))) return Scalar.QUOTE_DOUBLE;
+  if (hasControlCharacter(text.replace(/[\t\r\n]/g, ""))) return "QUOTE_DOUBLE";
   if (text.includes("\n")) {
     // libyaml refuses a literal block when a line ends with a space (or the text does).
-    return / \n/.test(text) || / $/.test(text) ? Scalar.QUOTE_DOUBLE : Scalar.BLOCK_LITERAL;
+    return / \n/.test(text) || / $/.test(text) ? "QUOTE_DOUBLE" : "BLOCK_LITERAL";
   }
-  if (resolvesAsNonString(text)) return Scalar.QUOTE_DOUBLE;
-  if (plainAllowed(text)) return Scalar.PLAIN;
-  if (/[^\x20-\x7e\u00a0-\uffff]/u.test(text)) return Scalar.QUOTE_DOUBLE;
-  return Scalar.QUOTE_SINGLE;
+  if (resolvesAsNonString(text)) return "QUOTE_DOUBLE";
+  if (plainAllowed(text)) return "PLAIN";
+  if (/[^\x20-\x7e\u00a0-\uffff]/u.test(text)) return "QUOTE_DOUBLE";
+  return "QUOTE_SINGLE";
 }
 
 /** A double-quoted scalar as yaml.v3 writes it: one line, escapes as our emitter writes them. */

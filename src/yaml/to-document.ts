@@ -47,8 +47,12 @@ const NANINF_RE = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const EXP_RE = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
-/** The schema `parseAllDocuments` gives collections, so `setIn` can create missing paths. */
-const SCHEMA = new Document().schema;
+/**
+ * The schema `parseAllDocuments` gives collections, so `setIn` can create missing paths. Made at the
+ * first use, not when this module loads: the CLI loads the `yaml` package only once it is used.
+ */
+let schema: Document["schema"] | undefined;
+const SCHEMA = (): Document["schema"] => (schema ??= new Document().schema);
 
 /**
  * A plain, untagged scalar's value as the `yaml` package's core schema reads it: null, a boolean, a
@@ -185,7 +189,7 @@ function collection<T extends YAMLMap | YAMLSeq>(c: T, n: YNode): T {
  * block (its trailing comment) after its last item, else on the next item.
  */
 function toMap(n: YNode): YAMLMap {
-  const map = collection(new YAMLMap(SCHEMA), n);
+  const map = collection(new YAMLMap(SCHEMA()), n);
   const c = n.content;
   let carry: string | undefined;
   for (let i = 0; i + 1 < c.length; i += 2) {
@@ -235,7 +239,7 @@ function moveFirstHead(value: YAMLMap | YAMLSeq): void {
 }
 
 function toSeq(n: YNode): YAMLSeq {
-  const seq = collection(new YAMLSeq(SCHEMA), n);
+  const seq = collection(new YAMLSeq(SCHEMA()), n);
   let carry: string | undefined;
   const c = n.content;
   for (let i = 0; i < c.length; i++) {
