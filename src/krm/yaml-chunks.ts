@@ -89,9 +89,6 @@ export function isNullDocument(doc: Document): boolean {
   return doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null);
 }
 
-/**
- * Parses one YAML file. Throws `YamlSyntaxError` (file and Go-worded line) on bad YAML.
-
 /** Whether a chunk holds only blank and comment lines. */
 export function isBlankChunk(chunk: string): boolean {
   return chunk.split("\n").every((l) => l.trim() === "" || l.trimStart().startsWith("#"));
